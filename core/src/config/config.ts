@@ -1,0 +1,133 @@
+import path from "node:path";
+import { z } from "zod";
+
+/** Raised when an environment variable holds a value Mailroom cannot use. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+const port = z.coerce.number().int().min(0).max(65535);
+const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
+const optionalPath = z.string().min(1).optional();
+
+/**
+ * Every environment variable Mailroom reads, with its default. `.env.example` documents the same list;
+ * `config.test.ts` fails when the two drift apart.
+ */
+const envSchema = z.object({
+  MAILROOM_DATA_DIR: z.string().min(1).default(".mailroom"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+    .optional(),
+  MAILROOM_DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  MAILROOM_EMBEDDED_PG_PORT: port.default(54329),
+
+  MAILROOM_API_HOST: z.string().min(1).default("127.0.0.1"),
+  MAILROOM_API_PORT: port.default(8443),
+  MAILROOM_TLS_CERT_FILE: optionalPath,
+  MAILROOM_TLS_KEY_FILE: optionalPath,
+  MAILROOM_API_INTERNAL_PORT: port.default(9464),
+  MAILROOM_BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(10 * 1024 * 1024),
+
+  MAILROOM_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(20),
+  MAILROOM_WORKER_INTERNAL_PORT: port.default(9465),
+  MAILROOM_SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
+    .default("smtp://127.0.0.1:2525"),
+  MAILROOM_SMTP_CAPTURE_PORT: port.default(2525),
+  MAILROOM_HOSTNAME: z.string().min(1).default("mailroom.localhost"),
+  MAILROOM_ALLOW_UNVERIFIED_FROM: bool.default(false),
+
+  MAILROOM_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  MAILROOM_OTEL_EXPORTER: z.enum(["none", "otlp", "console"]).default("none"),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).optional(),
+});
+
+export type EnvInput = Record<string, string | undefined>;
+
+function buildConfig(e: z.infer<typeof envSchema>) {
+  const dataDir = path.resolve(e.MAILROOM_DATA_DIR);
+  if ((e.MAILROOM_TLS_CERT_FILE === undefined) !== (e.MAILROOM_TLS_KEY_FILE === undefined)) {
+    throw new ConfigError(
+      "MAILROOM_TLS_CERT_FILE and MAILROOM_TLS_KEY_FILE must be set together (or neither, to use the local CA)",
+    );
+  }
+  return {
+    dataDir,
+    database: {
+      url: e.DATABASE_URL,
+      poolSize: e.MAILROOM_DATABASE_POOL_SIZE,
+      embeddedPort: e.MAILROOM_EMBEDDED_PG_PORT,
+    },
+    api: {
+      host: e.MAILROOM_API_HOST,
+      port: e.MAILROOM_API_PORT,
+      internalPort: e.MAILROOM_API_INTERNAL_PORT,
+      bodyLimitBytes: e.MAILROOM_BODY_LIMIT_BYTES,
+      tls:
+        e.MAILROOM_TLS_CERT_FILE && e.MAILROOM_TLS_KEY_FILE
+          ? { certFile: e.MAILROOM_TLS_CERT_FILE, keyFile: e.MAILROOM_TLS_KEY_FILE }
+          : undefined,
+    },
+    worker: {
+      concurrency: e.MAILROOM_WORKER_CONCURRENCY,
+      internalPort: e.MAILROOM_WORKER_INTERNAL_PORT,
+    },
+    smtp: {
+      url: e.MAILROOM_SMTP_URL,
+      capturePort: e.MAILROOM_SMTP_CAPTURE_PORT,
+      hostname: e.MAILROOM_HOSTNAME,
+    },
+    sending: { allowUnverifiedFrom: e.MAILROOM_ALLOW_UNVERIFIED_FROM },
+    log: { level: e.MAILROOM_LOG_LEVEL },
+    telemetry: {
+      exporter: e.MAILROOM_OTEL_EXPORTER,
+      otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
+      serviceName: e.OTEL_SERVICE_NAME,
+    },
+  };
+}
+
+export type Config = Readonly<ReturnType<typeof buildConfig>>;
+
+/** The names of every variable `loadConfig` reads. */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object") {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
+ * Parses the environment once into a frozen, validated config. Empty strings count as unset.
+ * Throws a ConfigError naming every offending variable.
+ */
+export function loadConfig(env: EnvInput, overrides: EnvInput = {}): Config {
+  const input: EnvInput = {};
+  for (const name of CONFIG_VARIABLES) {
+    const value = overrides[name] ?? env[name];
+    if (value !== undefined && value !== "") input[name] = value;
+  }
+  const parsed = envSchema.safeParse(input);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? "environment");
+      const got = input[name] === undefined ? "" : ` (got ${JSON.stringify(input[name])})`;
+      return `  ${name}: ${issue.message}${got}`;
+    });
+    throw new ConfigError(
+      `invalid configuration:\n${lines.join("\n")}\nSee .env.example for every variable.`,
+    );
+  }
+  return deepFreeze(buildConfig(parsed.data));
+}

@@ -1,0 +1,1 @@
+export { CONFIG_VARIABLES, type Config, ConfigError, type EnvInput, loadConfig } from "./config.ts";

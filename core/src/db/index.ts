@@ -1,0 +1,3 @@
+export { type EmbeddedPostgresHandle, startEmbeddedPostgres } from "./embedded.ts";
+export { MIGRATIONS_DIR, migrate } from "./migrate.ts";
+export { createPool, type Pool, type PoolClient, type Queryable, withTransaction } from "./pool.ts";

@@ -1,0 +1,32 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { runMigrations as runGraphileWorkerMigrations } from "graphile-worker";
+import { runner } from "node-pg-migrate";
+
+export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../migrations");
+
+export interface MigrateOptions {
+  url: string;
+  log?: (line: string) => void;
+}
+
+/**
+ * Brings a database to the current schema: graphile-worker's own schema first (our migrations may reference
+ * it), then Mailroom's forward-only SQL files from core/migrations. Safe to run concurrently: both tools
+ * take an advisory lock.
+ */
+export async function migrate(options: MigrateOptions): Promise<{ applied: string[] }> {
+  const log = options.log ?? (() => {});
+  await runGraphileWorkerMigrations({ connectionString: options.url, logger: undefined });
+  const applied = await runner({
+    databaseUrl: options.url,
+    dir: MIGRATIONS_DIR,
+    direction: "up",
+    migrationsTable: "mailroom_migrations",
+    checkOrder: true,
+    singleTransaction: true,
+    log: () => {},
+    logger: { debug: () => {}, info: () => {}, warn: (m: string) => log(m), error: (m: string) => log(m) },
+  });
+  return { applied: applied.map((m) => m.name) };
+}

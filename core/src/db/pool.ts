@@ -1,0 +1,47 @@
+import pg from "pg";
+
+export type Pool = pg.Pool;
+export type PoolClient = pg.PoolClient;
+export type Queryable = Pick<pg.Pool, "query">;
+
+export interface PoolOptions {
+  url: string;
+  max: number;
+  applicationName: string;
+  onError?: (error: Error) => void;
+}
+
+/**
+ * A pg pool with bounded waits: a query never hangs on an unreachable database, it fails fast so the API
+ * can answer 503 and recover by itself when Postgres returns.
+ */
+export function createPool(options: PoolOptions): Pool {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.max,
+    application_name: options.applicationName,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    query_timeout: 30_000,
+    keepAlive: true,
+  });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on("error", (error) => options.onError?.(error));
+  return pool;
+}
+
+/** Runs `fn` in a transaction on one client, committing on success and rolling back on any error. */
+export async function withTransaction<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query("begin");
+    const result = await fn(client);
+    await client.query("commit");
+    return result;
+  } catch (error) {
+    await client.query("rollback").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}

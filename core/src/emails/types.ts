@@ -1,0 +1,67 @@
+export const EMAIL_STATUSES = [
+  "scheduled",
+  "queued",
+  "sending",
+  "delivered",
+  "deferred",
+  "bounced",
+  "failed",
+  "canceled",
+] as const;
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];
+
+/** A validated email, ready to be stored. Addresses are already parsed and normalised by the caller. */
+export interface EmailDraft {
+  /** The From header as it will be sent, e.g. `Acme <billing@acme.test>`. */
+  from: string;
+  to: string[];
+  subject: string;
+  html?: string | undefined;
+  text?: string | undefined;
+  category: string;
+}
+
+/** One email to accept, with the idempotency material of the request that carried it. */
+export interface AcceptItem {
+  draft: EmailDraft;
+  idempotencyKey?: string | undefined;
+  /** SHA-256 of the canonical request body, compared when the idempotency key repeats. */
+  bodySha256?: Buffer | undefined;
+}
+
+export type AcceptResult =
+  | { status: "queued" | "scheduled"; messageId: string }
+  | { status: "duplicate"; messageId: string }
+  | { status: "idempotency_key_mismatch"; messageId: string };
+
+export interface EmailEvent {
+  type: string;
+  at: Date;
+  detail: Record<string, unknown>;
+}
+
+export interface EmailRecord {
+  id: string;
+  account: string;
+  apiKeyId: string;
+  status: EmailStatus;
+  failureReason: string | null;
+  from: string;
+  to: string[];
+  subject: string;
+  html: string | null;
+  text: string | null;
+  category: string;
+  messageIdHeader: string;
+  attempts: number;
+  lastSmtpResponse: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The graphile-worker payload of the `deliver` task. */
+export interface DeliverPayload {
+  emailId: string;
+  /** W3C trace context of the request that accepted the email, so one trace follows it to SMTP. */
+  trace?: Record<string, string>;
+}

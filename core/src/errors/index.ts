@@ -1,0 +1,36 @@
+/**
+ * Every machine-readable code a Mailroom operation can fail with. The API maps each to an HTTP status in
+ * one place (api/src/plugins/errors.ts); core never speaks HTTP.
+ */
+export type ErrorCode =
+  | "missing_api_key"
+  | "invalid_api_key"
+  | "api_key_revoked"
+  | "api_key_expired"
+  | "insufficient_scope"
+  | "validation_error"
+  | "invalid_idempotency_key"
+  | "idempotency_key_mismatch"
+  | "not_found"
+  | "conflict"
+  | "payload_too_large"
+  | "https_required"
+  | "service_unavailable"
+  | "internal_error";
+
+/** A typed domain error: a code, a human message, and whether retrying the same request can succeed. */
+export class MailroomError extends Error {
+  override name = "MailroomError";
+  readonly code: ErrorCode;
+  readonly retryable: boolean;
+
+  constructor(code: ErrorCode, message: string, options: { retryable?: boolean; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.code = code;
+    this.retryable = options.retryable ?? false;
+  }
+}
+
+export function isMailroomError(error: unknown): error is MailroomError {
+  return error instanceof MailroomError;
+}

@@ -1,0 +1,49 @@
+import type { Queryable } from "../db/pool.ts";
+import { MailroomError } from "../errors/index.ts";
+import { hashSecret, parseKey, secretMatches } from "./format.ts";
+import { findKeyForAuth } from "./store.ts";
+import { type ApiKeyRecord, keyState, type Scope } from "./types.ts";
+
+// Compared against when the key id is unknown, so that case costs the same as a wrong secret.
+const DECOY_SHA256 = hashSecret("decoy-secret-that-matches-no-presented-value");
+
+const INVALID = () => new MailroomError("invalid_api_key", "The API key is not valid.");
+
+/** Extracts the bearer token; only `Authorization: Bearer <key>` is accepted. */
+export function bearerToken(authorization: string | undefined): string | undefined {
+  if (!authorization) return undefined;
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);
+  return match?.[1];
+}
+
+/**
+ * Resolves the key behind an Authorization header, or throws the spec's 401 codes. The secret is checked
+ * before the state, so `api_key_revoked` and `api_key_expired` are told only to a caller who proved it; an
+ * unknown key id and a wrong secret fail identically. Reads Postgres every time: no cache may outlive a revoke.
+ */
+export async function authenticateKey(
+  db: Queryable,
+  authorization: string | undefined,
+  now: Date = new Date(),
+): Promise<ApiKeyRecord> {
+  if (!authorization || authorization.trim() === "") {
+    throw new MailroomError("missing_api_key", "Send the API key as `Authorization: Bearer <key>`.");
+  }
+  const token = bearerToken(authorization);
+  const parsed = token ? parseKey(token) : undefined;
+  if (!parsed) throw INVALID();
+  const found = await findKeyForAuth(db, parsed.keyId);
+  const matches = secretMatches(parsed.secret, found?.secretSha256 ?? DECOY_SHA256);
+  if (!found || !matches) throw INVALID();
+  const state = keyState(found.key, now);
+  if (state === "revoked") throw new MailroomError("api_key_revoked", "This API key has been revoked.");
+  if (state === "expired") throw new MailroomError("api_key_expired", "This API key has expired.");
+  return found.key;
+}
+
+/** Throws `insufficient_scope` unless the key carries the scope. */
+export function requireScope(key: ApiKeyRecord, scope: Scope): void {
+  if (!key.scopes.includes(scope)) {
+    throw new MailroomError("insufficient_scope", `This API key lacks the \`${scope}\` scope.`);
+  }
+}

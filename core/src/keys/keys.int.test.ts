@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../../../test/support/db.ts";
+import { MailroomError } from "../errors/index.ts";
+import { authenticateKey } from "./authenticate.ts";
+import { revokeKey } from "./revoke.ts";
+import { createKey, listKeys, touchKeyLastUsed } from "./store.ts";
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(async () => {
+  await db.drop();
+});
+
+async function codeOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+    return "ok";
+  } catch (error) {
+    if (error instanceof MailroomError) return error.code;
+    throw error;
+  }
+}
+
+describe("keys on Postgres", () => {
+  it("stores only a hash and authenticates the full key", async () => {
+    const { key, fullKey } = await createKey(db.pool, {
+      account: "default",
+      scopes: ["send"],
+      expires: "never",
+    });
+    const { rows } = await db.pool.query("select * from api_keys where key_id = $1", [key.keyId]);
+    expect(JSON.stringify(rows)).not.toContain(fullKey.split("_")[2]);
+    const authed = await authenticateKey(db.pool, `Bearer ${fullKey}`);
+    expect(authed.keyId).toBe(key.keyId);
+    expect(authed.scopes).toEqual(["send"]);
+  });
+
+  it("answers the spec's codes: missing, invalid, revoked, expired", async () => {
+    const { key, fullKey } = await createKey(db.pool, {
+      account: "default",
+      scopes: ["send"],
+      expires: "30d",
+    });
+    expect(await codeOf(authenticateKey(db.pool, undefined))).toBe("missing_api_key");
+    expect(await codeOf(authenticateKey(db.pool, "Basic abc"))).toBe("invalid_api_key");
+    expect(await codeOf(authenticateKey(db.pool, `Bearer ${fullKey.slice(0, -1)}Z`))).toBe("invalid_api_key");
+    const later = new Date(Date.now() + 31 * 24 * 3600 * 1000);
+    expect(await codeOf(authenticateKey(db.pool, `Bearer ${fullKey}`, later))).toBe("api_key_expired");
+    // Past expiry but with a wrong secret: the state is not revealed.
+    expect(await codeOf(authenticateKey(db.pool, `Bearer ${fullKey.slice(0, -1)}Z`, later))).toBe(
+      "invalid_api_key",
+    );
+    await revokeKey(db.pool, key.keyId);
+    expect(await codeOf(authenticateKey(db.pool, `Bearer ${fullKey}`))).toBe("api_key_revoked");
+    expect(await codeOf(authenticateKey(db.pool, `Bearer ${fullKey.slice(0, -1)}Z`))).toBe("invalid_api_key");
+  });
+
+  it("refreshes last_used_at at most about once an hour", async () => {
+    const { key } = await createKey(db.pool, { account: "default", scopes: ["send"], expires: "never" });
+    const t0 = new Date("2030-01-01T00:00:00Z");
+    expect(await touchKeyLastUsed(db.pool, key, t0)).toBe(true);
+    // A stale in-memory record (another replica) must not write again within the hour.
+    expect(await touchKeyLastUsed(db.pool, key, new Date(t0.getTime() + 30 * 60_000))).toBe(false);
+    const [fresh] = await listKeys(db.pool, { account: "default" }).then((ks) =>
+      ks.filter((k) => k.keyId === key.keyId),
+    );
+    expect(fresh?.lastUsedAt?.toISOString()).toBe(t0.toISOString());
+    expect(await touchKeyLastUsed(db.pool, fresh ?? key, new Date(t0.getTime() + 30 * 60_000))).toBe(false);
+    expect(await touchKeyLastUsed(db.pool, fresh ?? key, new Date(t0.getTime() + 61 * 60_000))).toBe(true);
+  });
+
+  it("returns undefined when revoking an unknown key id", async () => {
+    expect(await revokeKey(db.pool, "AAAAAAAAAAAA")).toBeUndefined();
+  });
+});

