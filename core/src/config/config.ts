@@ -27,6 +27,7 @@ const envSchema = z.object({
   MAILROOM_API_PORT: port.default(8443),
   MAILROOM_TLS_CERT_FILE: optionalPath,
   MAILROOM_TLS_KEY_FILE: optionalPath,
+  MAILROOM_INTERNAL_HOST: z.string().min(1).default("127.0.0.1"),
   MAILROOM_API_INTERNAL_PORT: port.default(9464),
   MAILROOM_BODY_LIMIT_BYTES: z.coerce
     .number()
@@ -66,6 +67,7 @@ function buildConfig(e: z.infer<typeof envSchema>) {
       poolSize: e.MAILROOM_DATABASE_POOL_SIZE,
       embeddedPort: e.MAILROOM_EMBEDDED_PG_PORT,
     },
+    internalHost: e.MAILROOM_INTERNAL_HOST,
     api: {
       host: e.MAILROOM_API_HOST,
       port: e.MAILROOM_API_PORT,
@@ -109,13 +111,14 @@ function deepFreeze<T>(value: T): T {
 }
 
 /**
- * Parses the environment once into a frozen, validated config. Empty strings count as unset.
+ * Parses the environment once into a frozen, validated config. Empty strings count as unset; a program may
+ * supply its own defaults (e.g. `mailroom run` relaxes the from-domain check), which the environment overrides.
  * Throws a ConfigError naming every offending variable.
  */
-export function loadConfig(env: EnvInput, overrides: EnvInput = {}): Config {
+export function loadConfig(env: EnvInput, programDefaults: EnvInput = {}): Config {
   const input: EnvInput = {};
   for (const name of CONFIG_VARIABLES) {
-    const value = overrides[name] ?? env[name];
+    const value = env[name] === undefined || env[name] === "" ? programDefaults[name] : env[name];
     if (value !== undefined && value !== "") input[name] = value;
   }
   const parsed = envSchema.safeParse(input);

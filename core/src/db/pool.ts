@@ -27,6 +27,7 @@ export function createPool(options: PoolOptions): Pool {
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on("error", (error) => options.onError?.(error));
+  pool.on("connect", (client) => client.on("error", (error) => options.onError?.(error)));
   return pool;
 }
 

@@ -1,0 +1,35 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerFactory } from "fastify";
+import type { ApiDeps } from "./deps.ts";
+import { registerAuth } from "./plugins/auth.ts";
+import { registerErrorHandling } from "./plugins/errors.ts";
+import { registerTelemetry } from "./plugins/telemetry.ts";
+import { sendRoutes } from "./routes/v1/send/index.ts";
+
+export interface BuildAppOptions {
+  /** Supplies the HTTPS server (see server.ts); tests using `inject` may leave it out. */
+  serverFactory?: FastifyServerFactory;
+}
+
+/** The API as a Fastify instance: plugins, then routes by resource. Listening is server.ts's job. */
+export function buildApp(deps: ApiDeps, options: BuildAppOptions = {}): FastifyInstance {
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    bodyLimit: deps.config.api.bodyLimitBytes,
+    requestIdHeader: false,
+    genReqId: () => crypto.randomUUID(),
+    return503OnClosing: true,
+    ajv: {
+      // Unknown fields are errors, not silently dropped; strings are never coerced into other types.
+      customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: false },
+    },
+    ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
+  });
+  app.addHook("onSend", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  registerErrorHandling(app);
+  registerTelemetry(app, deps);
+  registerAuth(app, deps);
+  sendRoutes(app, deps);
+  return app;
+}

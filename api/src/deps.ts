@@ -1,0 +1,13 @@
+import type { Config } from "@mailroom/core/config";
+import type { Pool } from "@mailroom/core/db";
+import type { Logger, Metrics } from "@mailroom/core/telemetry";
+
+/** What the API needs from its program: passed in, never reached through module singletons. */
+export interface ApiDeps {
+  config: Config;
+  pool: Pool;
+  logger: Logger;
+  metrics: Metrics;
+  /** The clock, injectable so key expiry can be tested without waiting 30 days. */
+  now?: () => Date;
+}

@@ -1,0 +1,3 @@
+export { buildApp } from "./app.ts";
+export type { ApiDeps } from "./deps.ts";
+export { type ApiServer, readTlsFiles, startApiServer, type TlsMaterial } from "./server.ts";

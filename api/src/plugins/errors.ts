@@ -1,0 +1,125 @@
+import { type ErrorCode, isMailroomError, MailroomError } from "@mailroom/core/errors";
+import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
+
+/** The one place where domain error codes become HTTP statuses. */
+export const STATUS_BY_CODE: Record<ErrorCode, number> = {
+  missing_api_key: 401,
+  invalid_api_key: 401,
+  api_key_revoked: 401,
+  api_key_expired: 401,
+  insufficient_scope: 403,
+  https_required: 403,
+  validation_error: 400,
+  invalid_idempotency_key: 400,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  idempotency_key_mismatch: 422,
+  service_unavailable: 503,
+  internal_error: 500,
+};
+
+/** Seconds a client should wait before retrying a 503. */
+const RETRY_AFTER_UNAVAILABLE = 5;
+
+export function sendError(reply: FastifyReply, error: MailroomError): FastifyReply {
+  const status = STATUS_BY_CODE[error.code];
+  if (status === 401) reply.header("www-authenticate", 'Bearer realm="mailroom"');
+  if (error.code === "service_unavailable") reply.header("retry-after", String(RETRY_AFTER_UNAVAILABLE));
+  return reply.code(status).type("application/json").send({ error: error.code, message: error.message });
+}
+
+// Errors meaning Postgres cannot be reached or is shutting down: the request may be retried.
+const UNAVAILABLE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "57P01",
+  "57P03",
+  "53300",
+]);
+
+function isDatabaseUnavailable(error: unknown): boolean {
+  const e = error as { code?: string; message?: string } | undefined;
+  if (!e) return false;
+  if (e.code && UNAVAILABLE_CODES.has(e.code)) return true;
+  return /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED/i.test(
+    e.message ?? "",
+  );
+}
+
+function fieldOf(error: FastifyError): string {
+  const first = error.validation?.[0];
+  if (!first) return "body";
+  const missing = (first.params as { missingProperty?: string }).missingProperty;
+  const extra = (first.params as { additionalProperty?: string }).additionalProperty;
+  const path = first.instancePath
+    .split("/")
+    .filter(Boolean)
+    .map((part, i) => (/^\d+$/.test(part) ? `[${part}]` : i === 0 ? part : `.${part}`))
+    .join("");
+  const leaf = missing ?? extra;
+  if (leaf) return path ? `${path}.${leaf}` : leaf;
+  return path || "body";
+}
+
+function describe(error: FastifyError): string {
+  const first = error.validation?.[0];
+  if (!first) return error.message;
+  const params = first.params as { missingProperty?: string; additionalProperty?: string };
+  if (params.missingProperty) return "is required";
+  if (params.additionalProperty) return "is not a known field";
+  return first.message ?? "is invalid";
+}
+
+/**
+ * Turns every failure into the spec's `{ error, message }` body. Validation failures name the field;
+ * unexpected errors are logged and answered without internals.
+ */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (isMailroomError(error)) return sendError(reply, error);
+    if (error.validation) {
+      return sendError(reply, new MailroomError("validation_error", `${fieldOf(error)}: ${describe(error)}`));
+    }
+    if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
+      return sendError(
+        reply,
+        new MailroomError("payload_too_large", "The request body is larger than allowed."),
+      );
+    }
+    if (
+      error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE" ||
+      error.code === "FST_ERR_CTP_INVALID_CONTENT_LENGTH"
+    ) {
+      return sendError(
+        reply,
+        new MailroomError("validation_error", "body: send JSON with Content-Type: application/json"),
+      );
+    }
+    if (error.statusCode === 400) {
+      return sendError(reply, new MailroomError("validation_error", "body: not valid JSON"));
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, "database unavailable");
+      return sendError(
+        reply,
+        new MailroomError("service_unavailable", "Mailroom cannot reach its database; retry shortly.", {
+          retryable: true,
+        }),
+      );
+    }
+    request.log.error({ err: error }, "unhandled error");
+    return sendError(reply, new MailroomError("internal_error", "Something went wrong on our side."));
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(
+      reply,
+      new MailroomError(
+        "not_found",
+        `No route ${request.method} ${(request.url.split("?")[0] ?? "").slice(0, 200)}.`,
+      ),
+    ),
+  );
+}

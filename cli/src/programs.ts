@@ -1,0 +1,110 @@
+import { readTlsFiles, startApiServer, type TlsMaterial } from "@mailroom/api";
+import type { Config } from "@mailroom/core/config";
+import { createMetrics, type Logger, startInternalServer } from "@mailroom/core/telemetry";
+import { createSmtpTransport, startWorker } from "@mailroom/worker";
+import { openPool } from "./database.ts";
+
+export interface Program {
+  /** Where it can be reached, for the banner. */
+  describe: string[];
+  stop(): Promise<void>;
+}
+
+async function databaseReady(pool: { query(sql: string): Promise<unknown> }): Promise<boolean> {
+  try {
+    await pool.query("select 1");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The API program: HTTPS server plus its internal metrics/health port. */
+export async function startApiProgram(
+  config: Config,
+  databaseUrl: string,
+  logger: Logger,
+  tls?: TlsMaterial,
+): Promise<Program> {
+  const pool = openPool(config, databaseUrl, "mailroom-api", (e) =>
+    logger.warn({ err: e }, "idle client error"),
+  );
+  const metrics = createMetrics("api");
+  const material = tls ?? (config.api.tls ? await readTlsFiles(config.api.tls) : undefined);
+  if (!material) {
+    throw new Error(
+      "the API needs TLS: set MAILROOM_TLS_CERT_FILE and MAILROOM_TLS_KEY_FILE (or use `mailroom run` locally)",
+    );
+  }
+  const server = await startApiServer(
+    { config, pool, logger: logger.child({ program: "api" }), metrics },
+    material,
+  );
+  const internal = await startInternalServer({
+    host: config.internalHost,
+    port: config.api.internalPort,
+    registry: metrics.registry,
+    ready: () => databaseReady(pool),
+  });
+  return {
+    describe: [
+      `API        ${server.url}`,
+      `API metrics http://${config.internalHost}:${internal.port}/metrics`,
+    ],
+    stop: async () => {
+      await server.close();
+      await internal.close();
+      await pool.end();
+    },
+  };
+}
+
+/** The worker program: graphile-worker with the deliver task, plus its internal port. */
+export async function startWorkerProgram(
+  config: Config,
+  databaseUrl: string,
+  logger: Logger,
+): Promise<Program> {
+  // Each concurrent job holds a client while it records its outcome; keep a few spare for the runner itself.
+  const pool = openPool(
+    {
+      ...config,
+      database: {
+        ...config.database,
+        poolSize: Math.max(config.database.poolSize, config.worker.concurrency + 4),
+      },
+    },
+    databaseUrl,
+    "mailroom-worker",
+    (e) => logger.warn({ err: e }, "idle client error"),
+  );
+  const metrics = createMetrics("worker");
+  const transport = createSmtpTransport(config.smtp.url, {
+    maxConnections: Math.min(10, config.worker.concurrency),
+  });
+  const worker = await startWorker({
+    config,
+    pool,
+    logger: logger.child({ program: "worker" }),
+    metrics,
+    transport,
+  });
+  const internal = await startInternalServer({
+    host: config.internalHost,
+    port: config.worker.internalPort,
+    registry: metrics.registry,
+    ready: () => databaseReady(pool),
+  });
+  const smtpTarget = new URL(config.smtp.url);
+  return {
+    describe: [
+      `Worker     delivering via ${smtpTarget.protocol}//${smtpTarget.host}`,
+      `Worker metrics http://${config.internalHost}:${internal.port}/metrics`,
+    ],
+    stop: async () => {
+      await worker.stop();
+      await internal.close();
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import { createWriteStream } from "node:fs";
+import { mkdir, rename } from "node:fs/promises";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import { SMTPServer } from "smtp-server";
+
+export interface SmtpCapture {
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * The local run's mail sink: a real SMTP server on loopback that accepts every message and writes it, as
+ * received, to `<inboxDir>/<time>-<n>.eml`. Nothing is relayed anywhere.
+ */
+export async function startSmtpCapture(options: {
+  host: string;
+  port: number;
+  inboxDir: string;
+  onMessage?: (file: string) => void;
+}): Promise<SmtpCapture> {
+  await mkdir(options.inboxDir, { recursive: true });
+  let counter = 0;
+  const server = new SMTPServer({
+    name: "mailroom-capture",
+    banner: "Mailroom local capture: nothing leaves this machine",
+    authOptional: true,
+    disabledCommands: ["AUTH", "STARTTLS"],
+    size: 40 * 1024 * 1024,
+    logger: false,
+    onData(stream, _session, callback) {
+      counter += 1;
+      const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${String(counter).padStart(4, "0")}.eml`;
+      const final = path.join(options.inboxDir, name);
+      const partial = `${final}.part`;
+      // Written under a temporary name and renamed, so a reader never sees half a message.
+      pipeline(stream, createWriteStream(partial))
+        .then(() => rename(partial, final))
+        .then(
+          () => {
+            options.onMessage?.(final);
+            callback(null, `queued as ${name}`);
+          },
+          (error: Error) => callback(error),
+        );
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.server.once("error", reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  return {
+    port: (server.server.address() as AddressInfo).port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

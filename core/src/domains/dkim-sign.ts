@@ -1,0 +1,144 @@
+import { createHash, sign } from "node:crypto";
+import type { SigningKey } from "./dkim.ts";
+
+export type Canonicalization = "relaxed/relaxed" | "simple/simple" | "relaxed/simple" | "simple/relaxed";
+
+export interface SignOptions {
+  canonicalization?: Canonicalization;
+  /** Signature time (t=); defaults to now. */
+  now?: Date;
+  /** Header fields to sign when present; defaults to DEFAULT_SIGNED_HEADERS. */
+  headerNames?: readonly string[];
+}
+
+/** The fields a receiver shows or acts on: changing any of them in transit must break the signature. */
+export const DEFAULT_SIGNED_HEADERS = [
+  "from",
+  "sender",
+  "reply-to",
+  "subject",
+  "date",
+  "message-id",
+  "to",
+  "cc",
+  "mime-version",
+  "content-type",
+  "content-transfer-encoding",
+  "content-id",
+  "content-description",
+  "in-reply-to",
+  "references",
+  "list-id",
+  "list-unsubscribe",
+  "list-unsubscribe-post",
+  "feedback-id",
+] as const;
+
+interface HeaderField {
+  /** Lower-case field name. */
+  key: string;
+  /** The field exactly as written, continuation lines included, without the final CRLF. */
+  raw: string;
+}
+
+function splitMessage(message: Buffer): { headers: HeaderField[]; headerBlock: string; body: Buffer } {
+  // Latin-1 maps bytes 1:1 to chars, so UTF-8 header bytes survive canonicalisation untouched.
+  const text = message.toString("latin1").replace(/\r?\n/g, "\r\n");
+  const separator = text.indexOf("\r\n\r\n");
+  const headerBlock = separator === -1 ? `${text.replace(/\r\n$/, "")}\r\n` : text.slice(0, separator + 2);
+  const body = separator === -1 ? "" : text.slice(separator + 4);
+  const headers: HeaderField[] = [];
+  for (const line of headerBlock.split("\r\n")) {
+    if (line === "") continue;
+    const last = headers[headers.length - 1];
+    if ((line.startsWith(" ") || line.startsWith("\t")) && last) {
+      last.raw += `\r\n${line}`;
+    } else {
+      headers.push({ key: line.slice(0, line.indexOf(":")).trim().toLowerCase(), raw: line });
+    }
+  }
+  return { headers, headerBlock, body: Buffer.from(body, "latin1") };
+}
+
+function canonicalHeader(raw: string, relaxed: boolean): string {
+  if (!relaxed) return raw;
+  const colon = raw.indexOf(":");
+  const value = raw
+    .slice(colon + 1)
+    .replace(/\r\n/g, "")
+    .replace(/[ \t]+/g, " ")
+    .trim();
+  return `${raw.slice(0, colon).trim().toLowerCase()}:${value}`;
+}
+
+/** Canonical body per RFC 6376 §3.4.3 (simple) and §3.4.4 (relaxed). */
+export function canonicalBody(body: Buffer, relaxed: boolean): Buffer {
+  let text = body.toString("latin1");
+  if (relaxed) text = text.replace(/[ \t]+\r\n/g, "\r\n").replace(/[ \t]+/g, " ");
+  text = text.replace(/(\r\n)+$/, "");
+  if (relaxed && text.length > 0 && /[ \t]$/.test(text)) text = text.replace(/[ \t]+$/, "");
+  if (text.length > 0 || !relaxed) text += "\r\n";
+  return Buffer.from(text, "latin1");
+}
+
+function foldBase64(value: string): string {
+  return (value.match(/.{1,72}/g) ?? []).join("\r\n ");
+}
+
+/** Signs the message with every key; see `signMessage`. Returns just the DKIM-Signature header lines. */
+export function dkimSignatureHeaders(
+  message: Buffer,
+  keys: readonly SigningKey[],
+  options: SignOptions = {},
+): string {
+  const canonicalization = options.canonicalization ?? "relaxed/relaxed";
+  const [headerMode, bodyMode] = canonicalization.split("/");
+  const relaxedHeaders = headerMode === "relaxed";
+  const { headers, body } = splitMessage(message);
+  const bodyHash = createHash("sha256")
+    .update(canonicalBody(body, bodyMode === "relaxed"))
+    .digest("base64");
+  const wanted = new Set((options.headerNames ?? DEFAULT_SIGNED_HEADERS).map((h) => h.toLowerCase()));
+  // Each listed name picks the next instance of that field from the bottom up (RFC 6376 §5.4.2).
+  const signed = headers.filter((h) => wanted.has(h.key)).reverse();
+  const time = Math.floor((options.now ?? new Date()).getTime() / 1000);
+  let output = "";
+  for (const key of keys) {
+    const tags = [
+      "v=1",
+      `a=${key.algorithm}-sha256`,
+      `c=${canonicalization}`,
+      `d=${key.domainName}`,
+      `s=${key.selector}`,
+      `t=${time}`,
+      `h=${signed.map((h) => h.key).join(":")}`,
+      `bh=${bodyHash}`,
+    ];
+    // Folding is fixed before signing: under simple canonicalisation the signed bytes are these bytes.
+    const unsigned = `DKIM-Signature: ${tags.slice(0, 6).join("; ")};\r\n ${tags[6]};\r\n ${tags[7]};\r\n b=`;
+    const data = `${signed.map((h) => `${canonicalHeader(h.raw, relaxedHeaders)}\r\n`).join("")}${canonicalHeader(unsigned, relaxedHeaders)}`;
+    const bytes = Buffer.from(data, "latin1");
+    // RFC 8463 §3: Ed25519 signs the SHA-256 digest of the header data, not the data itself.
+    const signature =
+      key.algorithm === "ed25519"
+        ? sign(null, createHash("sha256").update(bytes).digest(), key.privateKey)
+        : sign("sha256", bytes, key.privateKey);
+    output += `${unsigned}${foldBase64(signature.toString("base64"))}\r\n`;
+  }
+  return output;
+}
+
+/**
+ * DKIM-signs a complete RFC 5322 message with each key (one signature per key, e.g. RSA and Ed25519 per
+ * RFC 8463) and returns the signed message: the signature fields prepended, line ends normalised to CRLF.
+ * Unlike nodemailer's signer it supports Ed25519 and simple canonicalisation.
+ */
+export function signMessage(message: Buffer, keys: readonly SigningKey[], options: SignOptions = {}): Buffer {
+  const { headerBlock, body } = splitMessage(message);
+  const signatures = dkimSignatureHeaders(message, keys, options);
+  return Buffer.concat([
+    Buffer.from(signatures + headerBlock, "latin1"),
+    Buffer.from("\r\n", "latin1"),
+    body,
+  ]);
+}

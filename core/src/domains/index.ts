@@ -1,0 +1,60 @@
+export { DecryptionError, decryptSecret, encryptSecret, generateKek, KEK_LENGTH } from "./crypto.ts";
+export {
+  dkimRecordName,
+  dkimTxtValue,
+  formatTxtForZoneFile,
+  type GeneratedDkimKey,
+  generateDkimKey,
+  makeSelectors,
+  type NodemailerDkimOptions,
+  nodemailerDkimOptions,
+  RSA_MODULUS_BITS,
+  type SigningKey,
+  splitTxtValue,
+} from "./dkim.ts";
+export {
+  type Canonicalization,
+  DEFAULT_SIGNED_HEADERS,
+  dkimSignatureHeaders,
+  type SignOptions,
+  signMessage,
+} from "./dkim-sign.ts";
+export { type RecheckDeps, recheckDueDomains, verifyDomain } from "./recheck.ts";
+export {
+  buildDnsRecords,
+  dmarcValue,
+  normalizeDomainName,
+  RETURN_PATH_LABEL,
+  type RecordOptions,
+  returnPathDomainFor,
+  spfValue,
+} from "./records.ts";
+export {
+  claimDomainsDueForRecheck,
+  nextCheckAt,
+  RECHECK_TEMPORARY_FAILURE_MS,
+  RECHECK_UNVERIFIED_MS,
+  RECHECK_VERIFIED_MS,
+} from "./schedule.ts";
+export {
+  type CreateDomainInput,
+  createDomain,
+  deleteDomain,
+  findVerifiedDomain,
+  getDomain,
+  getDomainById,
+  listDomains,
+  loadSigningKeys,
+  recordVerification,
+  type VerificationOutcome,
+} from "./store.ts";
+export * from "./types.ts";
+export {
+  checkRecord,
+  checkRecords,
+  type DnsResolverOptions,
+  deriveDomainStatus,
+  type LookupTxt,
+  makeTxtLookup,
+  type TxtLookup,
+} from "./verify.ts";

@@ -1,0 +1,42 @@
+import type { Pool } from "../db/pool.ts";
+import { claimDomainsDueForRecheck } from "./schedule.ts";
+import { recordVerification, type VerificationOutcome } from "./store.ts";
+import type { DomainRecord, RecordCheck } from "./types.ts";
+import { checkRecords, type LookupTxt } from "./verify.ts";
+
+export interface RecheckDeps {
+  db: Pool;
+  lookup: LookupTxt;
+}
+
+/**
+ * Looks up every record of the domain and stores the outcome. The caller emits `domain.verified` or
+ * `domain.failed` when `transition` says so. Undefined when the domain was deleted during the check.
+ */
+export async function verifyDomain(
+  deps: RecheckDeps,
+  domain: DomainRecord,
+  now: () => Date = () => new Date(),
+): Promise<VerificationOutcome | undefined> {
+  const checks: RecordCheck[] = await checkRecords(deps.lookup, domain.records);
+  return recordVerification(deps.db, domain.id, checks, now());
+}
+
+/**
+ * One pass of the background recheck: claims up to `limit` due domains (pending ones come due every ten
+ * minutes, verified ones hourly; see `nextCheckAt`) and verifies each. A record that disappeared turns a
+ * verified domain `failed` here. Returns the outcomes, so the job can emit events for transitions.
+ */
+export async function recheckDueDomains(
+  deps: RecheckDeps,
+  options: { limit: number; now?: () => Date },
+): Promise<VerificationOutcome[]> {
+  const now = options.now ?? (() => new Date());
+  const due = await claimDomainsDueForRecheck(deps.db, { now: now(), limit: options.limit });
+  const outcomes: VerificationOutcome[] = [];
+  for (const domain of due) {
+    const outcome = await verifyDomain(deps, domain, now);
+    if (outcome) outcomes.push(outcome);
+  }
+  return outcomes;
+}

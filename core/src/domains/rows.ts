@@ -1,0 +1,79 @@
+import { splitTxtValue } from "./dkim.ts";
+import type { DkimAlgorithm, DomainRecord, RecordPurpose, VerificationStatus } from "./types.ts";
+
+/** Selects a domain with its keys (public halves only) and records, as one row. */
+export const DOMAIN_SELECT = `
+  select d.id, d.account, d.name, d.status, d.status_reason, d.return_path_domain, d.created_at,
+    d.last_checked_at, d.verified_at, d.next_check_at,
+    coalesce((select json_agg(json_build_object('id', k.id, 'selector', k.selector, 'algorithm', k.algorithm,
+        'public_key', k.public_key, 'created_at', k.created_at) order by k.created_at, k.selector)
+      from dkim_keys k where k.domain_id = d.id), '[]') as dkim_keys,
+    coalesce((select json_agg(json_build_object('purpose', r.purpose, 'type', r.type, 'name', r.name,
+        'value', r.value, 'required', r.required, 'status', r.status, 'reason', r.reason,
+        'last_checked_at', r.last_checked_at)
+        order by array_position(array['dkim', 'spf', 'dmarc'], r.purpose), r.name)
+      from domain_dns_records r where r.domain_id = d.id), '[]') as records
+  from domains d`;
+
+export interface DomainRow {
+  id: string;
+  account: string;
+  name: string;
+  status: VerificationStatus;
+  status_reason: string | null;
+  return_path_domain: string;
+  created_at: Date;
+  last_checked_at: Date | null;
+  verified_at: Date | null;
+  next_check_at: Date;
+  dkim_keys: {
+    id: string;
+    selector: string;
+    algorithm: DkimAlgorithm;
+    public_key: string;
+    created_at: string;
+  }[];
+  records: {
+    purpose: RecordPurpose;
+    type: "TXT";
+    name: string;
+    value: string;
+    required: boolean;
+    status: VerificationStatus;
+    reason: string | null;
+    last_checked_at: string | null;
+  }[];
+}
+
+export function toDomainRecord(row: DomainRow): DomainRecord {
+  return {
+    id: row.id,
+    account: row.account,
+    name: row.name,
+    status: row.status,
+    statusReason: row.status_reason,
+    returnPathDomain: row.return_path_domain,
+    createdAt: row.created_at,
+    lastCheckedAt: row.last_checked_at,
+    verifiedAt: row.verified_at,
+    nextCheckAt: row.next_check_at,
+    dkimKeys: row.dkim_keys.map((k) => ({
+      id: k.id,
+      selector: k.selector,
+      algorithm: k.algorithm,
+      publicKey: k.public_key,
+      createdAt: new Date(k.created_at),
+    })),
+    records: row.records.map((r) => ({
+      purpose: r.purpose,
+      type: r.type,
+      name: r.name,
+      value: r.value,
+      strings: splitTxtValue(r.value),
+      required: r.required,
+      status: r.status,
+      reason: r.reason,
+      lastCheckedAt: r.last_checked_at ? new Date(r.last_checked_at) : null,
+    })),
+  };
+}

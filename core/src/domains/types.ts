@@ -1,0 +1,63 @@
+export const VERIFICATION_STATUSES = ["pending", "verified", "failed", "temporary_failure"] as const;
+export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
+
+export const DKIM_ALGORITHMS = ["rsa", "ed25519"] as const;
+export type DkimAlgorithm = (typeof DKIM_ALGORITHMS)[number];
+
+export type RecordPurpose = "dkim" | "spf" | "dmarc";
+
+/** A DNS record the domain owner publishes, as Mailroom expects it. */
+export interface DnsRecordSpec {
+  purpose: RecordPurpose;
+  type: "TXT";
+  /** Fully qualified, no trailing dot. */
+  name: string;
+  /** The whole TXT value, as verifiers read it once its strings are joined. */
+  value: string;
+  /** Whether the record decides the domain's status (DKIM), or is advice that is checked and reported. */
+  required: boolean;
+}
+
+/** The outcome of checking one record in DNS. `reason` says what was expected and what was found. */
+export interface RecordCheck {
+  purpose: RecordPurpose;
+  name: string;
+  required: boolean;
+  status: Exclude<VerificationStatus, "pending">;
+  reason: string | null;
+}
+
+/** A record with its latest check, as stored. */
+export interface DnsRecordState extends DnsRecordSpec {
+  /** The value split into the ≤255-byte character-strings a TXT record is made of. */
+  strings: string[];
+  status: VerificationStatus;
+  reason: string | null;
+  lastCheckedAt: Date | null;
+}
+
+/** Public facts about a DKIM key: the private half is only reachable through `loadSigningKeys`. */
+export interface DkimKeyInfo {
+  id: string;
+  selector: string;
+  algorithm: DkimAlgorithm;
+  /** The base64 p= value published in DNS. */
+  publicKey: string;
+  createdAt: Date;
+}
+
+export interface DomainRecord {
+  id: string;
+  account: string;
+  name: string;
+  status: VerificationStatus;
+  /** Why the domain is not verified when no single record explains it (another account holds the name). */
+  statusReason: string | null;
+  returnPathDomain: string;
+  createdAt: Date;
+  lastCheckedAt: Date | null;
+  verifiedAt: Date | null;
+  nextCheckAt: Date;
+  dkimKeys: DkimKeyInfo[];
+  records: DnsRecordState[];
+}

@@ -1,0 +1,69 @@
+import { context, propagation, type Span, SpanKind, trace } from "@opentelemetry/api";
+import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
+import { NodeSDK } from "@opentelemetry/sdk-node";
+import { BatchSpanProcessor, ConsoleSpanExporter, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
+
+export interface TracingOptions {
+  serviceName: string;
+  exporter: "none" | "otlp" | "console";
+  otlpEndpoint?: string | undefined;
+  /** Extra processors (tests pass an in-memory exporter's processor). */
+  spanProcessors?: SpanProcessor[];
+}
+
+export interface Tracing {
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Starts the OpenTelemetry SDK. With exporter `none` and no extra processors nothing is started: spans are
+ * no-ops and cost nothing. The SDK installs the W3C trace-context propagator used by `injectTraceContext`.
+ */
+export function startTracing(options: TracingOptions): Tracing {
+  const processors = [...(options.spanProcessors ?? [])];
+  if (options.exporter === "otlp") {
+    const url = options.otlpEndpoint ? `${options.otlpEndpoint.replace(/\/$/, "")}/v1/traces` : undefined;
+    processors.push(new BatchSpanProcessor(new OTLPTraceExporter(url ? { url } : {})));
+  } else if (options.exporter === "console") {
+    processors.push(new BatchSpanProcessor(new ConsoleSpanExporter()));
+  }
+  if (processors.length === 0) return { shutdown: async () => {} };
+  const sdk = new NodeSDK({ serviceName: options.serviceName, spanProcessors: processors });
+  sdk.start();
+  return { shutdown: () => sdk.shutdown() };
+}
+
+export const tracer = () => trace.getTracer("mailroom");
+
+/** Starts a server span continuing the caller's trace when the request carried a `traceparent`. */
+export function startServerSpan(name: string, headers: Record<string, unknown>): Span {
+  const parent = propagation.extract(context.active(), headers);
+  return tracer().startSpan(name, { kind: SpanKind.SERVER }, parent);
+}
+
+/** The W3C trace context of a span, to carry in a job payload; empty when tracing is off. */
+export function injectTraceContext(span: Span): Record<string, string> | undefined {
+  const carrier: Record<string, string> = {};
+  propagation.inject(trace.setSpan(context.active(), span), carrier);
+  return Object.keys(carrier).length > 0 ? carrier : undefined;
+}
+
+/** Runs `fn` inside a span whose parent is the trace context carried in a job payload. */
+export async function withSpanFromCarrier<T>(
+  name: string,
+  carrier: Record<string, string> | undefined,
+  attributes: Record<string, string>,
+  fn: (span: Span) => Promise<T>,
+): Promise<T> {
+  const parent = propagation.extract(context.active(), carrier ?? {});
+  const span = tracer().startSpan(name, { kind: SpanKind.CONSUMER, attributes }, parent);
+  try {
+    return await context.with(trace.setSpan(parent, span), () => fn(span));
+  } catch (error) {
+    span.recordException(error as Error);
+    span.setStatus({ code: 2 });
+    throw error;
+  } finally {
+    span.end();
+  }
+}

@@ -1,0 +1,1 @@
+export { ensureLocalCertificates, type LocalTlsFiles } from "./local-ca.ts";

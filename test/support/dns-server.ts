@@ -1,0 +1,131 @@
+import type { Socket } from "node:net";
+import dns2, { type DnsHandler } from "dns2";
+
+const { Packet, TCPServer, UDPServer } = dns2;
+
+export type ZoneRecord =
+  | { type: "TXT"; strings: string[] }
+  | { type: "MX"; exchange: string; priority: number }
+  | { type: "A"; address: string };
+
+/** How the server misbehaves for a name: answer SERVFAIL or REFUSED, or never answer at all. */
+export type Fault = "servfail" | "refused" | "timeout";
+
+export interface TestDnsServer {
+  /** `127.0.0.1:PORT`, the form `MAILROOM_DNS_SERVERS` and `Resolver#setServers` take. */
+  address: string;
+  port: number;
+  /** Replaces every record at `name`; an empty list leaves the name existing with no data (NODATA). */
+  setRecords(name: string, records: ZoneRecord[]): void;
+  /** Shorthand for one TXT record per entry, each given as its character-strings. */
+  setTxt(name: string, ...records: string[][]): void;
+  /** Removes the name: queries then get NXDOMAIN. */
+  removeName(name: string): void;
+  /** Makes queries for `name` fail the given way; `undefined` restores normal answers. */
+  setFault(name: string, fault: Fault | undefined): void;
+  /** Number of queries received, per lower-cased name. */
+  queryCount(name: string): number;
+  close(): Promise<void>;
+}
+
+const TYPE_CODES = { TXT: Packet.TYPE.TXT, MX: Packet.TYPE.MX, A: Packet.TYPE.A } as const;
+// RFC 1035 §4.1.1 (dns2 has Packet.RCODE at run time, but its type declarations lack it).
+const RCODE = { SERVFAIL: 2, NXDOMAIN: 3, REFUSED: 5 } as const;
+
+function key(name: string): string {
+  return name.toLowerCase().replace(/\.$/, "");
+}
+
+function toResource(question: dns2.Packet.Question, record: ZoneRecord): dns2.Packet.Resource {
+  const base = { name: question.name, type: TYPE_CODES[record.type], class: Packet.CLASS.IN, ttl: 60 };
+  const data =
+    record.type === "TXT"
+      ? { data: record.strings }
+      : record.type === "MX"
+        ? { exchange: record.exchange, priority: record.priority }
+        : { address: record.address };
+  return Packet.createResourceFromQuestion(question, { ...base, ...data });
+}
+
+/**
+ * A real authoritative-style DNS server on loopback (UDP and TCP on one port, since a 2048-bit DKIM record
+ * can outgrow a 512-byte UDP answer and the resolver then retries over TCP). Its zone and faults change at
+ * run time, so a test can publish, alter or withdraw a record between checks.
+ */
+export async function startDnsServer(): Promise<TestDnsServer> {
+  const zone = new Map<string, ZoneRecord[]>();
+  const faults = new Map<string, Fault>();
+  const counts = new Map<string, number>();
+
+  const handle: DnsHandler = (request, send) => {
+    const response = Packet.createResponseFromRequest(request);
+    const question = request.questions[0];
+    const name = key(question?.name ?? "");
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+    const fault = faults.get(name);
+    if (fault === "timeout") return;
+    response.header.aa = 1;
+    if (fault) {
+      response.header.rcode = fault === "servfail" ? RCODE.SERVFAIL : RCODE.REFUSED;
+    } else if (!zone.has(name)) {
+      response.header.rcode = RCODE.NXDOMAIN;
+    } else {
+      for (const record of zone.get(name) ?? []) {
+        if (TYPE_CODES[record.type] === question?.type) response.answers.push(toResource(question, record));
+      }
+    }
+    send(response).catch(() => {});
+  };
+
+  const udp = new UDPServer(handle);
+  const tcp = new TCPServer(handle);
+  const sockets = new Set<Socket>();
+  tcp.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await udp.listen(0, "127.0.0.1");
+  const port = udp.address().port;
+  await new Promise<void>((resolve, reject) => {
+    tcp.once("error", reject);
+    tcp.listen(port, "127.0.0.1", () => resolve());
+  });
+
+  const server: TestDnsServer = {
+    address: `127.0.0.1:${port}`,
+    port,
+    setRecords(name, records) {
+      for (const record of records) {
+        if (record.type === "TXT" && record.strings.some((s) => Buffer.byteLength(s) > 255)) {
+          // dns2 would write a wrapped length octet and a corrupt answer; a real server refuses too.
+          throw new Error(`TXT character-string over 255 bytes at ${name}`);
+        }
+      }
+      zone.set(key(name), records);
+    },
+    setTxt(name, ...records) {
+      server.setRecords(
+        name,
+        records.map((strings) => ({ type: "TXT", strings })),
+      );
+    },
+    removeName(name) {
+      zone.delete(key(name));
+    },
+    setFault(name, fault) {
+      if (fault) faults.set(key(name), fault);
+      else faults.delete(key(name));
+    },
+    queryCount(name) {
+      return counts.get(key(name)) ?? 0;
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await Promise.all([
+        new Promise<void>((resolve) => udp.close(() => resolve())),
+        new Promise<void>((resolve) => tcp.close(() => resolve())),
+      ]);
+    },
+  };
+  return server;
+}
