@@ -13,8 +13,12 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   invalid_idempotency_key: 400,
   not_found: 404,
   conflict: 409,
+  managed_by_operator: 409,
   payload_too_large: 413,
   idempotency_key_mismatch: 422,
+  domain_not_verified: 422,
+  template_render_error: 422,
+  rate_limit_exceeded: 429,
   service_unavailable: 503,
   internal_error: 500,
 };

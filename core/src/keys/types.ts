@@ -1,4 +1,4 @@
-export const SCOPES = ["send", "domains", "templates"] as const;
+export const SCOPES = ["send", "domains", "templates", "webhooks"] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export const EXPIRY_CHOICES = ["30d", "90d", "365d", "never"] as const;
