@@ -1,0 +1,42 @@
+# Mailroom — every target installs what it needs first. `make help` lists them.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+NPM ?= npm
+STAMP := node_modules/.mailroom-install-stamp
+WORKSPACE_MANIFESTS := $(wildcard core/package.json api/package.json worker/package.json operator/package.json cli/package.json)
+
+.PHONY: help install run test lint format typecheck check-generated clean
+
+help: ## List the targets
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  \033[36m%-16s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+$(STAMP): package.json package-lock.json $(WORKSPACE_MANIFESTS)
+	@echo "› installing dependencies (npm ci; includes Node 24 and the embedded Postgres binaries) …"
+	$(NPM) ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+install: $(STAMP) ## Install dependencies (Node 24 toolchain, embedded Postgres) from the lockfile
+
+run: $(STAMP) ## Run Mailroom locally: embedded Postgres, HTTPS API, worker, SMTP capture (Ctrl-C stops)
+	$(NPM) exec --no -- mailroom run
+
+test: $(STAMP) ## Run the whole test suite: lint, type check, generated-file drift, all tests on real servers
+	$(NPM) run --silent lint
+	$(NPM) run --silent typecheck
+	@$(MAKE) --no-print-directory check-generated
+	$(NPM) test
+
+lint: $(STAMP) ## Lint and format check (Biome)
+	$(NPM) run --silent lint
+
+format: $(STAMP) ## Apply formatting and safe lint fixes
+	$(NPM) run --silent format
+
+typecheck: $(STAMP) ## Type-check every workspace (tsc, strict)
+	$(NPM) run --silent typecheck
+
+check-generated: $(STAMP) ## Fail when generated files (CRDs) drift from their sources
+	@if [ -f operator/src/crds/generate.ts ]; then $(NPM) exec --no -- node operator/src/crds/generate.ts --check; fi
+
+clean: ## Remove installed dependencies (keeps .mailroom data)
+	rm -rf node_modules */node_modules

@@ -1,0 +1,40 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { CONFIG_VARIABLES, ConfigError, loadConfig } from "./config.ts";
+
+describe("config", () => {
+  it("documents exactly the variables it reads in .env.example", () => {
+    const example = readFileSync(path.resolve(import.meta.dirname, "../../../.env.example"), "utf8");
+    const documented = example
+      .split("\n")
+      .filter((line) => /^[A-Z_]+=/.test(line))
+      .map((line) => line.split("=")[0]);
+    expect([...documented].sort()).toEqual([...CONFIG_VARIABLES].sort());
+  });
+
+  it("parses the documented defaults, frozen", () => {
+    const config = loadConfig({});
+    expect(config.api.port).toBe(8443);
+    expect(config.database.url).toBeUndefined();
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.api)).toBe(true);
+  });
+
+  it("stops on a bad value with a message naming the variable", () => {
+    expect(() => loadConfig({ MAILROOM_API_PORT: "eighty" })).toThrow(ConfigError);
+    expect(() => loadConfig({ MAILROOM_API_PORT: "eighty" })).toThrow(/MAILROOM_API_PORT.*"eighty"/);
+    expect(() => loadConfig({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig({ MAILROOM_OTEL_EXPORTER: "jaeger" })).toThrow(/MAILROOM_OTEL_EXPORTER/);
+    expect(() => loadConfig({ MAILROOM_TLS_CERT_FILE: "/x.crt" })).toThrow(/MAILROOM_TLS_KEY_FILE/);
+  });
+
+  it("treats empty values as unset and lets the environment override program defaults", () => {
+    expect(loadConfig({ MAILROOM_API_PORT: "" }).api.port).toBe(8443);
+    const relaxed = { MAILROOM_ALLOW_UNVERIFIED_FROM: "true" };
+    expect(loadConfig({}, relaxed).sending.allowUnverifiedFrom).toBe(true);
+    expect(loadConfig({ MAILROOM_ALLOW_UNVERIFIED_FROM: "false" }, relaxed).sending.allowUnverifiedFrom).toBe(
+      false,
+    );
+  });
+});

@@ -1,0 +1,88 @@
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { authenticateKey } from "../../core/src/keys/index.ts";
+import { createTestDatabase, type TestDatabase } from "../support/db.ts";
+
+const run = promisify(execFile);
+const BIN = path.resolve(import.meta.dirname, "../../cli/bin/mailroom.js");
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(async () => {
+  await db.drop();
+});
+
+async function mailroom(args: string[], env: Record<string, string> = {}) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], {
+      env: { PATH: process.env.PATH ?? "", DATABASE_URL: db.url, ...env },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe("mailroom CLI", () => {
+  it("creates a key, printing the full key alone on stdout", async () => {
+    const out = await mailroom([
+      "keys",
+      "create",
+      "--scopes",
+      "send,domains",
+      "--expires",
+      "30d",
+      "--account",
+      "team-a",
+    ]);
+    expect(out.code).toBe(0);
+    expect(out.stdout).toMatch(/^mrk_[0-9A-Za-z]{12}_[0-9A-Za-z]{32}\n$/);
+    expect(out.stderr).toMatch(
+      /created key [0-9A-Za-z]{12} \(account team-a, scopes send,domains, expires 20/,
+    );
+    const key = await authenticateKey(db.pool, `Bearer ${out.stdout.trim()}`);
+    expect(key.account).toBe("team-a");
+    expect(key.scopes).toEqual(["send", "domains"]);
+    expect(key.expiresAt).not.toBeNull();
+  });
+
+  it("lists keys without secrets and revokes by key id", async () => {
+    const created = await mailroom(["keys", "create", "--scopes", "send", "--name", "billing"]);
+    const fullKey = created.stdout.trim();
+    const keyId = fullKey.split("_")[1] ?? "";
+    const listed = await mailroom(["keys", "list", "--json"]);
+    const rows = JSON.parse(listed.stdout) as Array<{ keyId: string; state: string; name: string }>;
+    expect(rows.find((r) => r.keyId === keyId)).toMatchObject({ state: "active", name: "billing" });
+    expect(listed.stdout).not.toContain(fullKey.split("_")[2]);
+    const table = await mailroom(["keys", "list"]);
+    expect(table.stdout).toMatch(new RegExp(`${keyId}\\s+default\\s+send\\s+active`));
+
+    const refused = await mailroom(["keys", "revoke", fullKey]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("give the key id");
+    const revoked = await mailroom(["keys", "revoke", keyId]);
+    expect(revoked.code).toBe(0);
+    expect(revoked.stderr).toContain(`revoked ${keyId}`);
+    await expect(authenticateKey(db.pool, `Bearer ${fullKey}`)).rejects.toMatchObject({
+      code: "api_key_revoked",
+    });
+  });
+
+  it("explains bad input and bad configuration", async () => {
+    const scope = await mailroom(["keys", "create", "--scopes", "send,admin"]);
+    expect(scope.code).toBe(2);
+    expect(scope.stderr).toContain("unknown scope admin");
+    const expiry = await mailroom(["keys", "create", "--scopes", "send", "--expires", "7d"]);
+    expect(expiry.stderr).toContain("--expires: choose one of 30d, 90d, 365d, never");
+    const config = await mailroom(["keys", "list"], { MAILROOM_DATABASE_POOL_SIZE: "lots" });
+    expect(config.code).toBe(2);
+    expect(config.stderr).toContain("MAILROOM_DATABASE_POOL_SIZE");
+    const help = await mailroom(["keys", "create", "--help"]);
+    expect(help.stdout).toContain("--scopes <list>");
+  });
+});

@@ -1,0 +1,50 @@
+import { request } from "node:https";
+
+export interface HttpsResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  json: Record<string, unknown>;
+}
+
+/** A small HTTPS client that trusts the given CA, for tests against the real TLS listener. */
+export function httpsRequest(
+  url: string,
+  options: { ca: string | Buffer; method?: string; headers?: Record<string, string>; body?: unknown },
+): Promise<HttpsResponse> {
+  const body =
+    options.body === undefined
+      ? undefined
+      : typeof options.body === "string"
+        ? options.body
+        : JSON.stringify(options.body);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: options.method ?? (body === undefined ? "GET" : "POST"),
+        ca: options.ca,
+        headers: {
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+          ...options.headers,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          let json: Record<string, unknown> = {};
+          try {
+            json = JSON.parse(text) as Record<string, unknown>;
+          } catch {
+            // not JSON: callers look at `text`
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+        });
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}

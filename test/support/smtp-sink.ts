@@ -1,0 +1,93 @@
+import type { AddressInfo } from "node:net";
+import PostalMime, { type Email } from "postal-mime";
+import { SMTPServer } from "smtp-server";
+
+export interface ReceivedMessage {
+  envelope: { from: string; to: string[] };
+  raw: Buffer;
+  parsed: Email;
+}
+
+/** How the sink answers one recipient: accept, or an SMTP code with text (4xx temporary, 5xx permanent). */
+export type RecipientAnswer = { code: 250 } | { code: number; message: string };
+
+export interface SmtpSink {
+  port: number;
+  url: string;
+  messages: ReceivedMessage[];
+  /** Decides per recipient; accept everyone by default. */
+  answer: (recipient: string) => RecipientAnswer;
+  /** Resolves once `count` messages have arrived. */
+  waitFor(count: number, timeoutMs?: number): Promise<ReceivedMessage[]>;
+  close(): Promise<void>;
+}
+
+/** A real SMTP server on loopback that keeps what it receives and can refuse recipients with 4xx/5xx. */
+export async function startSmtpSink(): Promise<SmtpSink> {
+  const messages: ReceivedMessage[] = [];
+  const waiters: Array<() => void> = [];
+  const sink: SmtpSink = {
+    port: 0,
+    url: "",
+    messages,
+    answer: () => ({ code: 250 }),
+    waitFor: (count, timeoutMs = 10_000) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          if (messages.length >= count) {
+            clearTimeout(timer);
+            resolve(messages);
+            return true;
+          }
+          return false;
+        };
+        const timer = setTimeout(
+          () => reject(new Error(`SMTP sink: ${messages.length}/${count} messages after ${timeoutMs} ms`)),
+          timeoutMs,
+        );
+        if (!check()) waiters.push(() => void check());
+      }),
+    close: async () => {},
+  };
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["AUTH", "STARTTLS"],
+    logger: false,
+    onRcptTo(address, _session, callback) {
+      const answer = sink.answer(address.address);
+      if (answer.code === 250) return callback();
+      const error = new Error("message" in answer ? answer.message : "refused") as Error & {
+        responseCode: number;
+      };
+      error.responseCode = answer.code;
+      callback(error);
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("end", () => {
+        const raw = Buffer.concat(chunks);
+        PostalMime.parse(raw).then(
+          (parsed) => {
+            messages.push({
+              envelope: {
+                from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+                to: session.envelope.rcptTo.map((r) => r.address),
+              },
+              raw,
+              parsed,
+            });
+            for (const w of waiters.splice(0)) w();
+            callback(null, "accepted by sink");
+          },
+          (error: Error) => callback(error),
+        );
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  sink.port = (server.server.address() as AddressInfo).port;
+  sink.url = `smtp://127.0.0.1:${sink.port}`;
+  sink.close = () => new Promise((resolve) => server.close(() => resolve()));
+  return sink;
+}

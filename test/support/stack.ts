@@ -1,0 +1,97 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { Writable } from "node:stream";
+import { type ApiServer, startApiServer } from "../../api/src/index.ts";
+import { type Config, loadConfig } from "../../core/src/config/index.ts";
+import { createLogger, createMetrics, type Logger, type Metrics } from "../../core/src/telemetry/index.ts";
+import { ensureLocalCertificates } from "../../core/src/tls/index.ts";
+import { createSmtpTransport } from "../../worker/src/index.ts";
+import { startWorker, type WorkerHandle } from "../../worker/src/runner.ts";
+import type { TestDatabase } from "./db.ts";
+import { httpsRequest } from "./https.ts";
+
+/** Collects every log line a logger writes, so tests can assert what never appears in logs. */
+export function captureLogs(): { lines: string[]; logger: Logger } {
+  const lines: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      lines.push(...chunk.toString("utf8").split("\n").filter(Boolean));
+      callback();
+    },
+  });
+  return { lines, logger: createLogger({ level: "trace", name: "test", destination }) };
+}
+
+export interface ApiStack {
+  server: ApiServer;
+  config: Config;
+  metrics: Metrics;
+  ca: Buffer;
+  request(
+    method: string,
+    route: string,
+    options?: { key?: string; body?: unknown; headers?: Record<string, string> },
+  ): ReturnType<typeof httpsRequest>;
+  close(): Promise<void>;
+}
+
+/** The real API on an ephemeral TLS port, with certificates from the local CA code. */
+export async function startApiStack(
+  db: TestDatabase,
+  options: { logger?: Logger; env?: Record<string, string>; now?: () => Date } = {},
+): Promise<ApiStack> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "mailroom-tls-"));
+  const tls = await ensureLocalCertificates(dir, ["localhost", "127.0.0.1"]);
+  const config = loadConfig({ MAILROOM_API_PORT: "0", DATABASE_URL: db.url, ...options.env });
+  const metrics = createMetrics("api");
+  const server = await startApiServer(
+    {
+      config,
+      pool: db.pool,
+      logger: options.logger ?? createLogger({ level: "silent", name: "test" }),
+      metrics,
+      ...(options.now ? { now: options.now } : {}),
+    },
+    { cert: await readFile(tls.certFile), key: await readFile(tls.keyFile) },
+  );
+  const ca = await readFile(tls.caCertFile);
+  return {
+    server,
+    config,
+    metrics,
+    ca,
+    request: (method, route, o = {}) =>
+      httpsRequest(`https://localhost:${server.port}${route}`, {
+        ca,
+        method,
+        body: o.body,
+        headers: { ...(o.key ? { authorization: `Bearer ${o.key}` } : {}), ...o.headers },
+      }),
+    close: async () => {
+      await server.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The real worker (graphile-worker + nodemailer) delivering to the given SMTP URL. */
+export async function startWorkerStack(
+  db: TestDatabase,
+  smtpUrl: string,
+  env: Record<string, string> = {},
+): Promise<WorkerHandle & { metrics: Metrics }> {
+  const config = loadConfig({ DATABASE_URL: db.url, MAILROOM_SMTP_URL: smtpUrl, ...env });
+  const metrics = createMetrics("worker");
+  const handle = await startWorker(
+    {
+      config,
+      pool: db.pool,
+      logger: createLogger({ level: "silent", name: "test-worker" }),
+      metrics,
+      transport: createSmtpTransport(config.smtp.url, { maxConnections: 2 }),
+    },
+    { pollIntervalMs: 200 },
+  );
+  return { ...handle, metrics };
+}
