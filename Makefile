@@ -11,8 +11,8 @@ help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  \033[36m%-16s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 $(STAMP): package.json package-lock.json $(WORKSPACE_MANIFESTS)
-	@echo "› installing dependencies (npm ci; includes Node 24 and the embedded Postgres binaries) …"
-	$(NPM) ci --no-audit --no-fund --loglevel=error
+	@echo "› installing dependencies (npm install; includes Node 24 and the embedded Postgres binaries) …"
+	$(NPM) install --no-audit --no-fund --loglevel=error
 	@touch $@
 
 install: $(STAMP) ## Install dependencies (Node 24 toolchain, embedded Postgres) from the lockfile
