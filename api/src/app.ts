@@ -2,6 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServ
 import type { ApiDeps } from "./deps.ts";
 import { registerAuth } from "./plugins/auth.ts";
 import { registerErrorHandling } from "./plugins/errors.ts";
+import { registerOpenApi } from "./plugins/openapi.ts";
 import { registerTelemetry } from "./plugins/telemetry.ts";
 import { sendRoutes } from "./routes/v1/send/index.ts";
 
@@ -30,6 +31,9 @@ export function buildApp(deps: ApiDeps, options: BuildAppOptions = {}): FastifyI
   registerErrorHandling(app);
   registerTelemetry(app, deps);
   registerAuth(app, deps);
-  sendRoutes(app, deps);
+  app.register(registerOpenApi);
+  app.register(async (v1) => {
+    sendRoutes(v1, deps);
+  });
   return app;
 }

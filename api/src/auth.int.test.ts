@@ -36,12 +36,13 @@ describe("authentication over HTTPS", () => {
 
   it("answers 401 missing_api_key without a bearer token, whatever else is sent", async () => {
     const { fullKey } = await createKey(db.pool, { account: "default", scopes: ["send"], expires: "never" });
-    for (const headers of <Record<string, string>[]>[
+    const headerSets: Record<string, string>[] = [
       {},
       { cookie: `api_key=${fullKey}` },
       { "x-api-key": fullKey },
       { authorization: "" },
-    ]) {
+    ];
+    for (const headers of headerSets) {
       const res = await api.request("POST", `/v1/send?api_key=${fullKey}`, { headers, body: SEND });
       expect(res.status).toBe(401);
       expect(res.json).toEqual({ error: "missing_api_key", message: expect.any(String) });

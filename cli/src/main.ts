@@ -17,6 +17,11 @@ registerKeyCommands(program);
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
-  process.stderr.write(`mailroom: ${(error as Error).message}\n`);
+  const code = (error as { code?: string }).code;
+  const hint =
+    code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "ETIMEDOUT"
+      ? "\n  The database is not reachable: check DATABASE_URL, or unset it to use the embedded Postgres."
+      : "";
+  process.stderr.write(`mailroom: ${(error as Error).message}${hint}\n`);
   process.exit(1);
 }

@@ -1,84 +1,150 @@
 import { v7 as uuidv7 } from "uuid";
 import type { PoolClient } from "../db/pool.ts";
 import { appendEvents } from "./events.ts";
-import type { AcceptItem, AcceptResult, DeliverPayload } from "./types.ts";
+import type { AcceptItem, AcceptResult } from "./types.ts";
 
-export interface AcceptContext {
+/** An item to accept, with the key that sent it: one transaction may carry several requests' items. */
+export interface AcceptRequest extends AcceptItem {
   account: string;
   apiKeyId: string;
-  /** Right-hand side of generated Message-IDs. */
-  hostname: string;
+  /** W3C trace context of the request, carried in the job payload. */
   trace?: Record<string, string> | undefined;
 }
 
+export interface AcceptOptions {
+  /** Right-hand side of generated Message-IDs. */
+  hostname: string;
+}
+
 interface Claim {
+  account: string;
   key: string;
   body_sha256: Buffer;
   email_id: string;
 }
 
 /**
- * Claims the idempotency keys of a set of items. Returns, per item index, the prior claim when its key was
- * already taken. A concurrent twin's INSERT waits on the unique index until the first transaction commits,
- * then sees its row: a twin therefore resolves to the first's email.
+ * Claims the idempotency keys of the items that carry one. Returns, per item index, the prior claim when the
+ * key was already taken. A concurrent twin's INSERT waits on the unique index until the first transaction
+ * commits, then sees its row, so a twin resolves to the first's email. Keys are inserted in sorted order so
+ * that two transactions claiming overlapping keys cannot deadlock.
  */
 async function claimIdempotencyKeys(
   client: PoolClient,
-  account: string,
-  items: readonly AcceptItem[],
+  items: readonly AcceptRequest[],
   ids: readonly string[],
 ): Promise<Map<number, Claim>> {
   const keyed = items.flatMap((item, index) => (item.idempotencyKey ? [{ item, index }] : []));
   const prior = new Map<number, Claim>();
   if (keyed.length === 0) return prior;
-  const { rows: inserted } = await client.query<{ key: string; email_id: string }>(
+  const { rows: inserted } = await client.query<{ email_id: string }>(
     `insert into idempotency_keys (account, key, body_sha256, email_id)
-     select $1, k, h, e from unnest($2::text[], $3::bytea[], $4::uuid[]) as t(k, h, e)
+     select a, k, h, e from unnest($1::text[], $2::text[], $3::bytea[], $4::uuid[]) as t(a, k, h, e)
+     order by a, k
      on conflict (account, key) do nothing
-     returning key, email_id`,
+     returning email_id`,
     [
-      account,
+      keyed.map(({ item }) => item.account),
       keyed.map(({ item }) => item.idempotencyKey),
       keyed.map(({ item }) => item.bodySha256 ?? Buffer.alloc(32)),
       keyed.map(({ index }) => ids[index]),
     ],
   );
-  const ownClaim = new Map(inserted.map((row) => [row.key, row.email_id]));
-  const contested = keyed.filter(({ item, index }) => ownClaim.get(item.idempotencyKey ?? "") !== ids[index]);
+  const won = new Set(inserted.map((row) => row.email_id));
+  const contested = keyed.filter(({ index }) => !won.has(ids[index] as string));
   if (contested.length === 0) return prior;
   const { rows: existing } = await client.query<Claim>(
-    `select key, body_sha256, email_id from idempotency_keys where account = $1 and key = any($2::text[])`,
-    [account, contested.map(({ item }) => item.idempotencyKey)],
+    `select i.account, i.key, i.body_sha256, i.email_id
+     from idempotency_keys i join unnest($1::text[], $2::text[]) as t(a, k) on i.account = t.a and i.key = t.k`,
+    [contested.map(({ item }) => item.account), contested.map(({ item }) => item.idempotencyKey)],
   );
-  const byKey = new Map(existing.map((row) => [row.key, row]));
+  const byKey = new Map(existing.map((row) => [`${row.account}\n${row.key}`, row]));
   for (const { item, index } of contested) {
-    const claim = byKey.get(item.idempotencyKey ?? "");
+    const claim = byKey.get(`${item.account}\n${item.idempotencyKey}`);
     if (!claim) throw new Error(`idempotency key vanished during claim: index ${index}`);
     prior.set(index, claim);
   }
   return prior;
 }
 
+async function insertEmails(
+  client: PoolClient,
+  options: AcceptOptions,
+  fresh: readonly { item: AcceptRequest; id: string }[],
+): Promise<void> {
+  await client.query(
+    `insert into emails (id, account, api_key_id, status, from_header, from_address, to_addresses, cc_addresses,
+                         bcc_addresses, reply_to, subject, html, text, category, custom_headers, tags,
+                         scheduled_at, message_id_header)
+     select r.id, r.account, r.api_key_id, case when r.scheduled_at is null then 'queued' else 'scheduled' end,
+            r.from_header, r.from_address, r.to_addresses, r.cc_addresses, r.bcc_addresses, r.reply_to, r.subject,
+            r.html, r.text, r.category, r.custom_headers, r.tags, r.scheduled_at, '<' || r.id || '@' || $1 || '>'
+     from jsonb_to_recordset($2::jsonb) as r(id uuid, account text, api_key_id text, from_header text,
+          from_address text, to_addresses text[], cc_addresses text[], bcc_addresses text[], reply_to text[],
+          subject text, html text, text text, category text, custom_headers jsonb, tags jsonb,
+          scheduled_at timestamptz)`,
+    [
+      options.hostname,
+      JSON.stringify(
+        fresh.map(({ item: { draft, account, apiKeyId }, id }) => ({
+          id,
+          account,
+          api_key_id: apiKeyId,
+          from_header: draft.from,
+          from_address: draft.fromAddress,
+          to_addresses: draft.to,
+          cc_addresses: draft.cc,
+          bcc_addresses: draft.bcc,
+          reply_to: draft.replyTo,
+          subject: draft.subject,
+          html: draft.html ?? null,
+          text: draft.text ?? null,
+          category: draft.category,
+          custom_headers: draft.headers,
+          tags: draft.tags,
+          scheduled_at: draft.scheduledAt?.toISOString() ?? null,
+        })),
+      ),
+    ],
+  );
+  const attachments = fresh.flatMap(({ item, id }) =>
+    item.draft.attachments.map((a, position) => ({ id, position, a })),
+  );
+  if (attachments.length === 0) return;
+  await client.query(
+    `insert into email_attachments (email_id, position, filename, content_type, content_id, content)
+     select * from unnest($1::uuid[], $2::int[], $3::text[], $4::text[], $5::text[], $6::bytea[])`,
+    [
+      attachments.map((x) => x.id),
+      attachments.map((x) => x.position),
+      attachments.map((x) => x.a.filename),
+      attachments.map((x) => x.a.contentType),
+      attachments.map((x) => x.a.contentId ?? null),
+      attachments.map((x) => x.a.content),
+    ],
+  );
+}
+
 /**
- * Accepts emails inside the caller's transaction: claims idempotency keys, writes the email rows, their
- * first timeline event and their `deliver` jobs. Nothing is durable until the caller commits, and the caller
- * answers only after that commit.
+ * Accepts emails inside the caller's transaction: claims idempotency keys, writes the email rows (and
+ * attachments), their first timeline event and their `deliver` jobs (run at `scheduledAt` when given).
+ * Nothing is durable until the caller commits, and the caller answers only after that commit.
  */
 export async function acceptEmails(
   client: PoolClient,
-  context: AcceptContext,
-  items: readonly AcceptItem[],
+  options: AcceptOptions,
+  items: readonly AcceptRequest[],
 ): Promise<AcceptResult[]> {
   const ids = items.map(() => uuidv7());
-  const prior = await claimIdempotencyKeys(client, context.account, items, ids);
+  const prior = await claimIdempotencyKeys(client, items, ids);
   const results: AcceptResult[] = [];
-  const fresh: { item: AcceptItem; id: string }[] = [];
+  const fresh: { item: AcceptRequest; id: string }[] = [];
   items.forEach((item, index) => {
     const claim = prior.get(index);
     const id = ids[index] as string;
     if (!claim) {
       fresh.push({ item, id });
-      results.push({ status: "queued", messageId: id });
+      results.push({ status: item.draft.scheduledAt ? "scheduled" : "queued", messageId: id });
     } else if (item.bodySha256 && claim.body_sha256.equals(item.bodySha256)) {
       results.push({ status: "duplicate", messageId: claim.email_id });
     } else {
@@ -87,37 +153,29 @@ export async function acceptEmails(
   });
   if (fresh.length === 0) return results;
 
-  const freshIds = fresh.map((f) => f.id);
-  await client.query(
-    `insert into emails (id, account, api_key_id, status, from_header, to_addresses, subject, html, text,
-                         category, message_id_header)
-     select id, $1, $2, 'queued', f, string_to_array(t, E'\\x1f'), s, h, x, c, '<' || id || '@' || $3 || '>'
-     from unnest($4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])
-       as u(id, f, t, s, h, x, c)`,
-    [
-      context.account,
-      context.apiKeyId,
-      context.hostname,
-      freshIds,
-      fresh.map((f) => f.item.draft.from),
-      // Postgres cannot unnest a ragged 2-D array; recipients travel joined by the unit separator.
-      fresh.map((f) => f.item.draft.to.join("\x1f")),
-      fresh.map((f) => f.item.draft.subject),
-      fresh.map((f) => f.item.draft.html ?? null),
-      fresh.map((f) => f.item.draft.text ?? null),
-      fresh.map((f) => f.item.draft.category),
-    ],
+  await insertEmails(client, options, fresh);
+  await appendEvents(
+    client,
+    fresh.filter((f) => !f.item.draft.scheduledAt).map((f) => f.id),
+    "queued",
   );
-  await appendEvents(client, freshIds, "queued");
-  const payloads: DeliverPayload[] = freshIds.map((emailId) =>
-    context.trace ? { emailId, trace: context.trace } : { emailId },
+  await appendEvents(
+    client,
+    fresh.filter((f) => f.item.draft.scheduledAt).map((f) => f.id),
+    "scheduled",
   );
   await client.query(
     `select graphile_worker.add_jobs(array(
-       select row('deliver', p, null, null, null, 'deliver:' || e, null, null)::graphile_worker.job_spec
-       from unnest($1::json[], $2::uuid[]) as u(p, e)
+       select row('deliver', p, null, r, null, 'deliver:' || e, null, null)::graphile_worker.job_spec
+       from unnest($1::json[], $2::uuid[], $3::timestamptz[]) as u(p, e, r)
      ))`,
-    [payloads.map((p) => JSON.stringify(p)), freshIds],
+    [
+      fresh.map(({ id, item }) =>
+        JSON.stringify(item.trace ? { emailId: id, trace: item.trace } : { emailId: id }),
+      ),
+      fresh.map((f) => f.id),
+      fresh.map((f) => f.item.draft.scheduledAt ?? null),
+    ],
   );
   return results;
 }

@@ -26,7 +26,7 @@ export async function claimForDelivery(
     const { rows } = await client.query<EmailRow>(`select * from emails where id = $1 for update`, [emailId]);
     const row = rows[0];
     if (!row) return { outcome: "skip", status: "missing" };
-    if (row.status !== "queued" && row.status !== "deferred" && row.status !== "sending") {
+    if (!["scheduled", "queued", "deferred", "sending"].includes(row.status)) {
       return { outcome: "skip", status: row.status };
     }
     const key = await lockKeyForDelivery(client, row.api_key_id);

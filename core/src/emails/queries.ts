@@ -1,7 +1,7 @@
 import type { PoolClient, Queryable } from "../db/pool.ts";
 import { appendEvents } from "./events.ts";
 import { type EmailRow, toEmailRecord } from "./rows.ts";
-import type { EmailRecord } from "./types.ts";
+import type { Attachment, EmailRecord } from "./types.ts";
 
 /** One email of an account; another account's email is indistinguishable from a missing one. */
 export async function getEmail(db: Queryable, account: string, id: string): Promise<EmailRecord | undefined> {
@@ -31,4 +31,23 @@ export async function failUnsentEmailsOfKey(
   const ids = rows.map((r) => r.id);
   await appendEvents(client, ids, "failed", { reason });
   return ids;
+}
+
+/** An email's attachments in their original order. */
+export async function loadAttachments(db: Queryable, emailId: string): Promise<Attachment[]> {
+  const { rows } = await db.query<{
+    filename: string;
+    content_type: string;
+    content_id: string | null;
+    content: Buffer;
+  }>(
+    `select filename, content_type, content_id, content from email_attachments where email_id = $1 order by position`,
+    [emailId],
+  );
+  return rows.map((r) => ({
+    filename: r.filename,
+    contentType: r.content_type,
+    contentId: r.content_id ?? undefined,
+    content: r.content,
+  }));
 }

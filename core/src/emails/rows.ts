@@ -1,4 +1,4 @@
-import type { EmailRecord, EmailStatus } from "./types.ts";
+import type { EmailRecord, EmailStatus, Tag } from "./types.ts";
 
 /** An `emails` row as pg returns it. */
 export interface EmailRow {
@@ -8,7 +8,14 @@ export interface EmailRow {
   status: EmailStatus;
   failure_reason: string | null;
   from_header: string;
+  from_address: string;
   to_addresses: string[];
+  cc_addresses: string[];
+  bcc_addresses: string[];
+  reply_to: string[];
+  custom_headers: Record<string, string>;
+  tags: Tag[];
+  scheduled_at: Date | null;
   subject: string;
   html: string | null;
   text: string | null;
@@ -28,7 +35,14 @@ export function toEmailRecord(row: EmailRow): EmailRecord {
     status: row.status,
     failureReason: row.failure_reason,
     from: row.from_header,
+    fromAddress: row.from_address,
     to: row.to_addresses,
+    cc: row.cc_addresses,
+    bcc: row.bcc_addresses,
+    replyTo: row.reply_to,
+    headers: row.custom_headers,
+    tags: row.tags,
+    scheduledAt: row.scheduled_at,
     subject: row.subject,
     html: row.html,
     text: row.text,

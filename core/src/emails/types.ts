@@ -10,15 +10,38 @@ export const EMAIL_STATUSES = [
 ] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 
+export interface Attachment {
+  filename: string;
+  contentType: string;
+  /** Set for inline parts referenced from the HTML as `cid:<contentId>`. */
+  contentId?: string | undefined;
+  content: Buffer;
+}
+
+export interface Tag {
+  name: string;
+  value: string;
+}
+
 /** A validated email, ready to be stored. Addresses are already parsed and normalised by the caller. */
 export interface EmailDraft {
-  /** The From header as it will be sent, e.g. `Acme <billing@acme.test>`. */
+  /** The From header as it will be sent, e.g. `"Acme" <billing@acme.test>`. */
   from: string;
+  /** The bare sender address (envelope sender, log filter). */
+  fromAddress: string;
   to: string[];
+  cc: string[];
+  bcc: string[];
+  replyTo: string[];
   subject: string;
   html?: string | undefined;
   text?: string | undefined;
   category: string;
+  headers: Record<string, string>;
+  attachments: Attachment[];
+  tags: Tag[];
+  /** When set, the email is `scheduled` and leaves at this time. */
+  scheduledAt?: Date | undefined;
 }
 
 /** One email to accept, with the idempotency material of the request that carried it. */
@@ -47,7 +70,14 @@ export interface EmailRecord {
   status: EmailStatus;
   failureReason: string | null;
   from: string;
+  fromAddress: string;
   to: string[];
+  cc: string[];
+  bcc: string[];
+  replyTo: string[];
+  headers: Record<string, string>;
+  tags: Tag[];
+  scheduledAt: Date | null;
   subject: string;
   html: string | null;
   text: string | null;

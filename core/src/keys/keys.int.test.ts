@@ -13,6 +13,9 @@ afterAll(async () => {
   await db.drop();
 });
 
+/** The key with its last secret character changed: a wrong secret for a real key id. */
+const tamper = (key: string) => `${key.slice(0, -1)}${key.endsWith("A") ? "B" : "A"}`;
+
 async function codeOf(promise: Promise<unknown>): Promise<string> {
   try {
     await promise;
@@ -45,16 +48,16 @@ describe("keys on Postgres", () => {
     });
     expect(await codeOf(authenticateKey(db.pool, undefined))).toBe("missing_api_key");
     expect(await codeOf(authenticateKey(db.pool, "Basic abc"))).toBe("invalid_api_key");
-    expect(await codeOf(authenticateKey(db.pool, `Bearer ${fullKey.slice(0, -1)}Z`))).toBe("invalid_api_key");
+    expect(await codeOf(authenticateKey(db.pool, `Bearer ${tamper(fullKey)}`))).toBe("invalid_api_key");
     const later = new Date(Date.now() + 31 * 24 * 3600 * 1000);
     expect(await codeOf(authenticateKey(db.pool, `Bearer ${fullKey}`, later))).toBe("api_key_expired");
     // Past expiry but with a wrong secret: the state is not revealed.
-    expect(await codeOf(authenticateKey(db.pool, `Bearer ${fullKey.slice(0, -1)}Z`, later))).toBe(
+    expect(await codeOf(authenticateKey(db.pool, `Bearer ${tamper(fullKey)}`, later))).toBe(
       "invalid_api_key",
     );
     await revokeKey(db.pool, key.keyId);
     expect(await codeOf(authenticateKey(db.pool, `Bearer ${fullKey}`))).toBe("api_key_revoked");
-    expect(await codeOf(authenticateKey(db.pool, `Bearer ${fullKey.slice(0, -1)}Z`))).toBe("invalid_api_key");
+    expect(await codeOf(authenticateKey(db.pool, `Bearer ${tamper(fullKey)}`))).toBe("invalid_api_key");
   });
 
   it("refreshes last_used_at at most about once an hour", async () => {

@@ -1,4 +1,10 @@
-import { claimForDelivery, type DeliverPayload, recordDeliveryOutcome } from "@mailroom/core/emails";
+import {
+  claimForDelivery,
+  type DeliverPayload,
+  type EmailRecord,
+  loadAttachments,
+  recordDeliveryOutcome,
+} from "@mailroom/core/emails";
 import { withSpanFromCarrier } from "@mailroom/core/telemetry";
 import type { Task } from "graphile-worker";
 import type { WorkerDeps } from "../deps.ts";
@@ -20,6 +26,29 @@ interface SmtpFailure {
 /** True for a permanent SMTP refusal (5xx): the message will not be accepted on a retry. */
 function isPermanent(error: SmtpFailure): boolean {
   return typeof error.responseCode === "number" && error.responseCode >= 500 && error.responseCode < 600;
+}
+
+/** The nodemailer message for an email as stored: what the log shows is exactly what is sent. */
+async function composeMessage(deps: WorkerDeps, email: EmailRecord) {
+  const attachments = await loadAttachments(deps.pool, email.id);
+  return {
+    from: email.from,
+    to: email.to,
+    cc: email.cc,
+    bcc: email.bcc,
+    replyTo: email.replyTo.length > 0 ? email.replyTo : undefined,
+    subject: email.subject,
+    html: email.html ?? undefined,
+    text: email.text ?? undefined,
+    messageId: email.messageIdHeader,
+    headers: { ...email.headers, "X-Mailroom-Category": email.category },
+    attachments: attachments.map((a) => ({
+      filename: a.filename,
+      contentType: a.contentType,
+      content: a.content,
+      ...(a.contentId ? { cid: a.contentId } : {}),
+    })),
+  };
 }
 
 /**
@@ -44,15 +73,7 @@ export function makeDeliverTask(deps: WorkerDeps): Task<"deliver"> {
         const email = claimed.email;
         const stopTimer = deps.metrics.deliveryDuration.startTimer();
         try {
-          const info = await deps.transport.sendMail({
-            from: email.from,
-            to: email.to,
-            subject: email.subject,
-            html: email.html ?? undefined,
-            text: email.text ?? undefined,
-            messageId: email.messageIdHeader,
-            headers: { "X-Mailroom-Category": email.category },
-          });
+          const info = await deps.transport.sendMail(await composeMessage(deps, email));
           await recordDeliveryOutcome(deps.pool, email.id, { status: "delivered", response: info.response });
           deps.metrics.deliveryOutcomes.inc({ outcome: "delivered" });
           span.setAttribute("mailroom.outcome", "delivered");

@@ -1,46 +1,136 @@
 import { withTransaction } from "@mailroom/core/db";
-import { acceptEmails, normalizeSendRequest, type SendRequestBody } from "@mailroom/core/emails";
-import { MailroomError } from "@mailroom/core/errors";
+import {
+  type AcceptRequest,
+  type AcceptResult,
+  acceptEmails,
+  createAcceptQueue,
+  normalizeSendRequest,
+  type SendRequestBody,
+} from "@mailroom/core/emails";
+import { isMailroomError, MailroomError } from "@mailroom/core/errors";
 import { injectTraceContext } from "@mailroom/core/telemetry";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ApiDeps } from "../../../deps.ts";
-import { errorSchema, sendBodySchema, sendResultSchema } from "./schema.ts";
+import { type ItemError, validateBatch } from "./batch.ts";
+import {
+  batchBodySchema,
+  batchResultSchema,
+  errorSchema,
+  sendEmailSchema,
+  sendResultSchema,
+} from "./schema.ts";
 
-/** POST /v1/send: validate, then one transaction writes the email, its idempotency record and its job. */
+const MISMATCH = "This idempotencyKey was already used with a different request body.";
+
+function toRequest(request: FastifyRequest, body: SendRequestBody, headerKey?: string): AcceptRequest {
+  return {
+    ...normalizeSendRequest(body, { headerIdempotencyKey: headerKey, now: new Date() }),
+    account: request.apiKey.account,
+    apiKeyId: request.apiKey.keyId,
+    trace: injectTraceContext(request.span),
+  };
+}
+
+/**
+ * POST /v1/send and /v1/send/batch. A single send rides the group-commit queue; a batch commits all its
+ * accepted items in one transaction of its own. Either way the answer is sent after the commit.
+ */
 export function sendRoutes(app: FastifyInstance, deps: ApiDeps): void {
+  const queue = createAcceptQueue(deps.pool, {
+    hostname: deps.config.smtp.hostname,
+    concurrency: 4,
+    maxBatch: 200,
+  });
+  const count = (results: AcceptResult[]) => {
+    for (const r of results) deps.metrics.emailsAccepted.inc({ result: r.status });
+  };
+
   app.post<{ Body: SendRequestBody; Headers: { "idempotency-key"?: string } }>(
     "/v1/send",
     {
       config: { scope: "send" },
       schema: {
-        body: sendBodySchema,
+        summary: "Send one email",
+        body: sendEmailSchema,
         response: { 200: sendResultSchema, "4xx": errorSchema, "5xx": errorSchema },
       },
     },
     async (request) => {
-      const item = normalizeSendRequest(request.body, request.headers["idempotency-key"]);
-      const [result] = await withTransaction(deps.pool, (client) =>
-        acceptEmails(
-          client,
-          {
-            account: request.apiKey.account,
-            apiKeyId: request.apiKey.keyId,
-            hostname: deps.config.smtp.hostname,
-            trace: injectTraceContext(request.span),
-          },
-          [item],
-        ),
-      );
-      if (!result) throw new Error("acceptEmails returned no result");
-      if (result.status === "idempotency_key_mismatch") {
-        throw new MailroomError(
-          "idempotency_key_mismatch",
-          "This idempotencyKey was already used with a different request body.",
-        );
-      }
-      deps.metrics.emailsAccepted.inc({ result: result.status });
+      const result = await queue.accept(toRequest(request, request.body, request.headers["idempotency-key"]));
+      if (result.status === "idempotency_key_mismatch")
+        throw new MailroomError("idempotency_key_mismatch", MISMATCH);
+      count([result]);
       request.log.info({ emailId: result.messageId, status: result.status }, "email accepted");
       return result;
+    },
+  );
+
+  app.post<{ Body: unknown[]; Headers: { "idempotency-key"?: string; "x-batch-validation"?: string } }>(
+    "/v1/send/batch",
+    {
+      config: { scope: "send" },
+      schema: {
+        summary: "Send up to 100 emails; results in request order",
+        body: batchBodySchema,
+        response: { 200: batchResultSchema, "4xx": errorSchema, "5xx": errorSchema },
+      },
+    },
+    async (request) => {
+      if (request.headers["idempotency-key"] !== undefined) {
+        throw new MailroomError(
+          "validation_error",
+          "Idempotency-Key: give an idempotencyKey per email in a batch",
+        );
+      }
+      const mode = request.headers["x-batch-validation"] ?? "strict";
+      if (mode !== "strict" && mode !== "permissive") {
+        throw new MailroomError("validation_error", "x-batch-validation: strict or permissive");
+      }
+      const errors: ItemError[] = [];
+      const accepted: { index: number; item: AcceptRequest }[] = [];
+      for (const { index, body, error } of validateBatch(request.body)) {
+        try {
+          if (error) throw error;
+          accepted.push({ index, item: toRequest(request, body as SendRequestBody) });
+        } catch (caught) {
+          if (!isMailroomError(caught)) throw caught;
+          if (mode === "strict") throw new MailroomError(caught.code, `[${index}].${caught.message}`);
+          errors.push({ index, error: caught.code, message: `[${index}].${caught.message}` });
+        }
+      }
+      const results = await withTransaction(deps.pool, async (client) => {
+        const out = await acceptEmails(
+          client,
+          { hostname: deps.config.smtp.hostname },
+          accepted.map((a) => a.item),
+        );
+        const mismatch = out.findIndex((r) => r.status === "idempotency_key_mismatch");
+        // Strict means all or nothing: throwing rolls back every item of the batch.
+        if (mode === "strict" && mismatch >= 0) {
+          throw new MailroomError(
+            "idempotency_key_mismatch",
+            `[${accepted[mismatch]?.index}].idempotencyKey: ${MISMATCH}`,
+          );
+        }
+        return out;
+      });
+      count(results.filter((r) => r.status !== "idempotency_key_mismatch"));
+      const data: Array<Record<string, unknown>> = [...errors.map((e) => ({ ...e, status: "error" }))];
+      results.forEach((r, i) => {
+        const index = accepted[i]?.index;
+        if (r.status === "idempotency_key_mismatch") {
+          data.push({
+            index,
+            status: "error",
+            error: r.status,
+            message: `[${index}].idempotencyKey: ${MISMATCH}`,
+          });
+        } else {
+          data.push({ index, status: r.status, messageId: r.messageId });
+        }
+      });
+      data.sort((a, b) => Number(a.index) - Number(b.index));
+      return { data };
     },
   );
 }

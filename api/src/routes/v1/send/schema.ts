@@ -1,27 +1,58 @@
 /** JSON schemas of the send routes: they validate, serialise and document (OpenAPI) at once. */
-export const sendBodySchema = {
+const address = { type: "string", minLength: 3, maxLength: 512 } as const;
+const addressList = (description: string) =>
+  ({
+    description,
+    anyOf: [address, { type: "array", minItems: 1, maxItems: 50, items: address }],
+  }) as const;
+
+export const sendEmailSchema = {
   type: "object",
   additionalProperties: false,
   required: ["from", "to", "subject"],
   properties: {
-    from: {
-      type: "string",
-      minLength: 3,
-      maxLength: 512,
-      description: "`Display Name <address>` or an address",
-    },
-    to: {
-      description: "One recipient, or an array of up to 50",
-      oneOf: [
-        { type: "string", minLength: 3, maxLength: 512 },
-        { type: "array", minItems: 1, maxItems: 50, items: { type: "string", minLength: 3, maxLength: 512 } },
-      ],
-    },
+    from: { ...address, description: "`Display Name <address>` or an address; IDN domains accepted" },
+    to: addressList("One recipient or an array; at most 50 recipients across to, cc and bcc"),
+    cc: addressList("Carbon-copy recipients"),
+    bcc: addressList("Blind carbon-copy recipients (never shown in the message)"),
+    replyTo: addressList("Reply-To addresses"),
     subject: { type: "string", maxLength: 998 },
-    html: { type: "string" },
-    text: { type: "string" },
-    category: { type: "string", minLength: 1, maxLength: 64, default: "transactional" },
+    html: { type: "string", description: "HTML body; give html, text or both" },
+    text: { type: "string", description: "Plain-text body" },
+    category: { type: "string", minLength: 1, maxLength: 64, description: "Default `transactional`" },
+    headers: {
+      type: "object",
+      description: "Custom headers; CR/LF and headers Mailroom sets itself are refused",
+      maxProperties: 50,
+      additionalProperties: { type: "string", maxLength: 998 },
+    },
+    attachments: {
+      type: "array",
+      maxItems: 20,
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["filename", "content"],
+        properties: {
+          filename: { type: "string", minLength: 1, maxLength: 255 },
+          content: { type: "string", description: "Base64 (RFC 4648), no line breaks" },
+          contentType: { type: "string", maxLength: 255, description: "Default application/octet-stream" },
+          contentId: { type: "string", maxLength: 200, description: "For inline images: `cid:<contentId>`" },
+        },
+      },
+    },
+    tags: {
+      type: "array",
+      maxItems: 20,
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["name", "value"],
+        properties: { name: { type: "string" }, value: { type: "string" } },
+      },
+    },
     idempotencyKey: { type: "string", description: "Makes a retry safe; also accepted as Idempotency-Key" },
+    scheduledAt: { type: "string", description: "RFC 3339 time, up to 30 days ahead" },
   },
 } as const;
 
@@ -38,4 +69,31 @@ export const errorSchema = {
   type: "object",
   required: ["error", "message"],
   properties: { error: { type: "string" }, message: { type: "string" } },
+} as const;
+
+export const batchBodySchema = {
+  type: "array",
+  minItems: 1,
+  maxItems: 100,
+  items: { type: "object" },
+} as const;
+
+export const batchResultSchema = {
+  type: "object",
+  required: ["data"],
+  properties: {
+    data: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          index: { type: "integer" },
+          status: { type: "string", enum: ["queued", "duplicate", "scheduled", "error"] },
+          messageId: { type: "string" },
+          error: { type: "string" },
+          message: { type: "string" },
+        },
+      },
+    },
+  },
 } as const;

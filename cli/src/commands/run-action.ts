@@ -1,0 +1,98 @@
+import path from "node:path";
+import { readTlsFiles } from "@mailroom/api";
+import type { Config } from "@mailroom/core/config";
+import { migrate } from "@mailroom/core/db";
+import { createLogger, type Logger, startTracing } from "@mailroom/core/telemetry";
+import { ensureLocalCertificates } from "@mailroom/core/tls";
+import { loadProgramConfig } from "../config.ts";
+import { openDatabase } from "../database.ts";
+import { say, step } from "../output.ts";
+import { startApiProgram, startWorkerProgram } from "../programs.ts";
+import { startSmtpCapture } from "../smtp-capture.ts";
+import { stopOnSignal } from "./lifecycle.ts";
+
+/** `mailroom run`: everything in one process, for local use. */
+export async function runLocal(): Promise<void> {
+  // Local runs accept any from-domain unless the environment says otherwise.
+  const config = loadProgramConfig({ MAILROOM_ALLOW_UNVERIFIED_FROM: "true" });
+  const logger = createLogger({ level: config.log.level, name: "mailroom" });
+  const tracing = startTracing({
+    serviceName: config.telemetry.serviceName ?? "mailroom",
+    exporter: config.telemetry.exporter,
+    otlpEndpoint: config.telemetry.otlpEndpoint,
+  });
+  step(`data directory ${config.dataDir}`);
+  // Stops run newest first: on Ctrl-C, and on a failed start so nothing is left running.
+  const stops: Array<() => Promise<void>> = [() => tracing.shutdown()];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop().catch(() => {});
+  };
+  let ready: Awaited<ReturnType<typeof startAll>>;
+  try {
+    ready = await startAll(config, logger, stops);
+  } catch (error) {
+    say(`mailroom: could not start: ${(error as Error).message}`);
+    if ((error as { code?: string }).code === "EADDRINUSE") {
+      say(
+        "  A port is taken: is another `mailroom run` going? Ports come from MAILROOM_*_PORT (.env.example).",
+      );
+    }
+    await stopAll();
+    process.exit(1);
+  }
+  const { api, worker, capture, tls, inboxDir } = ready;
+  const base = `https://localhost:${config.api.port}`;
+  say(
+    [
+      "",
+      "Mailroom is running.",
+      ...api.describe.map((l) => `  ${l}`),
+      ...worker.describe.map((l) => `  ${l}`),
+      capture ? `  SMTP capture smtp://127.0.0.1:${capture.port} → ${inboxDir}/*.eml` : "",
+      `  CA         ${tls.caCertFile}`,
+      `  Postgres   ${config.database.url ? "DATABASE_URL" : path.join(config.dataDir, "postgres")}`,
+      "",
+      "Next steps, in another terminal:",
+      "  KEY=$(npx mailroom keys create --scopes send)",
+      `  curl --cacert ${shown(tls.caCertFile)} ${base}/v1/send \\`,
+      '    -H "Authorization: Bearer $KEY" -H "Content-Type: application/json" \\',
+      `    -d '{"from":"Acme <hello@acme.test>","to":"you@example.test","subject":"Hi","text":"It works."}'`,
+      `  ls ${shown(inboxDir)}/`,
+      "",
+      "Local runs accept any from-domain. Ctrl-C stops everything; data stays in the data directory.",
+      "",
+    ]
+      .filter((l, i, all) => l !== "" || all[i - 1] !== "")
+      .join("\n"),
+  );
+  stopOnSignal([stopAll]);
+}
+
+async function startAll(config: Config, logger: Logger, stops: Array<() => Promise<void>>) {
+  const db = await openDatabase(config, step);
+  stops.push(() => db.stop());
+  step("applying migrations …");
+  const { applied } = await migrate({ url: db.url, log: step });
+  step(applied.length > 0 ? `applied ${applied.length} migration(s)` : "schema up to date");
+  const tlsDir = path.join(config.dataDir, "tls");
+  const tls = await ensureLocalCertificates(tlsDir, ["localhost", "127.0.0.1", "::1"]);
+  step(tls.created ? `created local TLS certificates in ${tlsDir}` : `using TLS certificates in ${tlsDir}`);
+  const inboxDir = path.join(config.dataDir, "inbox");
+  const smtpUrl = new URL(config.smtp.url);
+  const capture =
+    smtpUrl.hostname === "127.0.0.1" && Number(smtpUrl.port) === config.smtp.capturePort
+      ? await startSmtpCapture({ host: "127.0.0.1", port: config.smtp.capturePort, inboxDir })
+      : undefined;
+  if (capture) stops.push(() => capture.close());
+  const worker = await startWorkerProgram(config, db.url, logger);
+  stops.push(() => worker.stop());
+  const api = await startApiProgram(config, db.url, logger, await readTlsFiles(tls));
+  stops.push(() => api.stop());
+  return { api, worker, capture, tls, inboxDir };
+}
+
+/** A path as short as it can be shown: relative when under the working directory. */
+function shown(file: string): string {
+  const relative = path.relative(process.cwd(), file);
+  return relative.startsWith("..") ? file : relative;
+}
