@@ -1,0 +1,2 @@
+export * from "./crds/index.ts";
+export { createKube, KubeError } from "./kube.ts";

@@ -1,0 +1,89 @@
+/**
+ * An in-process fake of the Kubernetes API server for operator tests: node:http on 127.0.0.1, spoken to by the
+ * real @kubernetes/client-node through kubeConfig(). It serves our four custom resources (validated against
+ * the generated CRDs in crds/) plus Secrets, Events and Leases. See README.md for what it models and what not.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import { KubeConfig } from "@kubernetes/client-node";
+import { BUILT_IN_TYPES, type ResourceType } from "./resources.ts";
+import { loadCustomResourceTypes } from "./schema.ts";
+import { createRequestListener, type RecordedRequest } from "./server.ts";
+import { ObjectStore } from "./store.ts";
+import { WatchHub } from "./watch.ts";
+
+export type { RecordedRequest };
+
+/** A running fake. */
+export interface KubeFake {
+  /** http://127.0.0.1:<port> */
+  readonly url: string;
+  /** Every request served so far, oldest first. */
+  readonly requests: readonly RecordedRequest[];
+  /** A fresh KubeConfig pointing at the fake (namespace "default"). */
+  kubeConfig(): KubeConfig;
+  /** The latest resourceVersion issued. */
+  resourceVersion(): number;
+  /** Drops the watch history: watching (or an Exact list) from any resourceVersion issued so far answers 410. */
+  compact(): number;
+  /** Ends open watch streams, cleanly or by destroying the socket; returns how many. */
+  dropWatches(opts?: { abrupt?: boolean }): number;
+  /** Watch streams currently open. */
+  openWatches(): number;
+  /** Ends every watch and connection and stops listening. */
+  close(): Promise<void>;
+}
+
+/** Where the generated CRDs live. */
+const CRDS_DIR = fileURLToPath(new URL("../../../crds/", import.meta.url));
+const TOKEN = "kube-fake-token";
+
+/** Starts a fake API server on an ephemeral loopback port. */
+export async function startKubeFake(opts: { crdDir?: string } = {}): Promise<KubeFake> {
+  const custom: ResourceType[] = loadCustomResourceTypes(opts.crdDir ?? CRDS_DIR).map((c) => ({
+    group: c.group,
+    version: c.version,
+    plural: c.plural,
+    kind: c.kind,
+    listKind: c.listKind,
+    custom: c,
+  }));
+  const store = new ObjectStore();
+  const watches = new WatchHub();
+  const requests: RecordedRequest[] = [];
+  const server: Server = createServer(
+    createRequestListener({ store, watches, types: [...BUILT_IN_TYPES, ...custom], token: TOKEN, requests }),
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    requests,
+    kubeConfig() {
+      const kc = new KubeConfig();
+      kc.loadFromOptions({
+        clusters: [{ name: "kube-fake", server: url, skipTLSVerify: true }],
+        users: [{ name: "kube-fake", token: TOKEN }],
+        contexts: [{ name: "kube-fake", cluster: "kube-fake", user: "kube-fake", namespace: "default" }],
+        currentContext: "kube-fake",
+      });
+      return kc;
+    },
+    resourceVersion: () => store.resourceVersion,
+    compact: () => store.compact(),
+    dropWatches: (o) => watches.drop(o),
+    openWatches: () => watches.count,
+    async close() {
+      watches.drop({ abrupt: true });
+      const closed = new Promise<void>((resolve, reject) =>
+        server.close((err) => (err ? reject(err) : resolve())),
+      );
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}

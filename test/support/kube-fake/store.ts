@@ -1,0 +1,266 @@
+/**
+ * The fake's etcd and registry: one global resourceVersion counter, an event history for watches (dropped by
+ * compact()), and the generic-registry rules an operator depends on — generation, the /status split,
+ * optimistic concurrency, finalizers with deletionTimestamp, and owner-reference garbage collection.
+ */
+import { isDeepStrictEqual } from "node:util";
+import { admit, checkTypeMeta, type KubeObject } from "./admission.ts";
+import { applyPatch } from "./patch.ts";
+import type { ResourceType } from "./resources.ts";
+import { alreadyExists, conflict, expired, notFound, type Subject } from "./status.ts";
+import { now, prepareForCreate, prepareForUpdate, requireResourceVersion } from "./strategy.ts";
+
+/** A change as watches see it. `previous` lets selector-filtered watches turn edits into ADDED/DELETED. */
+export interface StoredEvent {
+  rv: number;
+  type: "ADDED" | "MODIFIED" | "DELETED";
+  resource: ResourceType;
+  object: KubeObject;
+  previous?: KubeObject;
+}
+
+/** Options shared by writes. */
+export interface WriteOptions {
+  /** fieldValidation=Strict: unknown fields are an error rather than pruned with a warning. */
+  strict: boolean;
+}
+
+/** The result of a write: the object as stored (or as last seen, when deleted) and warnings. */
+export interface WriteResult {
+  object: KubeObject;
+  warnings: string[];
+}
+
+/** DeleteOptions fields the fake honours. */
+export interface DeleteOptions {
+  preconditions?: { uid?: string; resourceVersion?: string };
+  propagationPolicy?: "Orphan" | "Background" | "Foreground";
+}
+
+const clone = <T>(v: T): T => structuredClone(v);
+// Events hold their ResourceType (with compiled validators) by reference; only the objects are copied.
+const cloneEvent = (e: StoredEvent): StoredEvent => ({
+  ...e,
+  object: clone(e.object),
+  ...(e.previous ? { previous: clone(e.previous) } : {}),
+});
+
+function withoutVolatile(obj: KubeObject): KubeObject {
+  const { resourceVersion: _rv, ...metadata } = obj.metadata;
+  return { ...obj, metadata };
+}
+
+function specOf(obj: KubeObject): Record<string, unknown> {
+  const { metadata: _m, status: _s, ...rest } = obj;
+  return rest;
+}
+
+export class ObjectStore {
+  private rv = 0;
+  private compactedRv = 0;
+  private readonly objects = new Map<string, KubeObject>();
+  private history: StoredEvent[] = [];
+  private readonly listeners = new Set<(event: StoredEvent) => void>();
+
+  /** The latest resourceVersion issued. */
+  get resourceVersion(): number {
+    return this.rv;
+  }
+
+  /** Reads one object (a copy). */
+  get(type: ResourceType, namespace: string, name: string): KubeObject {
+    const found = this.objects.get(this.key(type, namespace, name));
+    if (!found) throw notFound(this.subject(type, name));
+    return clone(found);
+  }
+
+  /** All objects of a type, optionally in one namespace, sorted like etcd keys. */
+  list(type: ResourceType, namespace?: string): KubeObject[] {
+    const prefix = namespace === undefined ? `${this.typeKey(type)}/` : `${this.typeKey(type)}/${namespace}/`;
+    return [...this.objects.entries()]
+      .filter(([k]) => k.startsWith(prefix))
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([, v]) => clone(v));
+  }
+
+  /** Throws 410 Expired when `from` predates the last compaction; else the events after `from`. */
+  eventsSince(from: number): StoredEvent[] {
+    if (from < this.compactedRv) throw expired(from, this.compactedRv);
+    return this.history.filter((e) => e.rv > from).map(cloneEvent);
+  }
+
+  /** Drops the event history; every resourceVersion issued so far becomes too old to watch from. */
+  compact(): number {
+    this.rv += 1;
+    this.compactedRv = this.rv;
+    this.history = [];
+    return this.compactedRv;
+  }
+
+  /** Calls `listener` for every future change; returns the unsubscribe function. */
+  subscribe(listener: (event: StoredEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  create(
+    type: ResourceType,
+    namespace: string,
+    body: Record<string, unknown>,
+    opts: WriteOptions,
+  ): WriteResult {
+    const obj = prepareForCreate(type, namespace, body);
+    const warnings = admit(type, obj, undefined, opts.strict);
+    const name = obj.metadata.name ?? "";
+    if (this.objects.has(this.key(type, namespace, name))) throw alreadyExists(this.subject(type, name));
+    return { object: this.commit(type, "ADDED", obj), warnings };
+  }
+
+  /**
+   * PUT of the main resource or /status. A custom resource must carry metadata.resourceVersion; built-ins
+   * may omit it (unconditional update), as in kube-apiserver.
+   */
+  update(
+    type: ResourceType,
+    namespace: string,
+    name: string,
+    body: Record<string, unknown>,
+    opts: WriteOptions & { status: boolean },
+  ): WriteResult {
+    checkTypeMeta(type, body);
+    const candidate = body as unknown as KubeObject;
+    requireResourceVersion(type, name, candidate);
+    return this.replace(type, namespace, name, candidate, opts);
+  }
+
+  /** PATCH (JSON patch or merge patch) of the main resource or /status; never needs a resourceVersion. */
+  patch(
+    type: ResourceType,
+    namespace: string,
+    name: string,
+    contentType: string,
+    body: unknown,
+    opts: WriteOptions & { status: boolean },
+  ): WriteResult {
+    const current = this.get(type, namespace, name);
+    const candidate = applyPatch(contentType, current, body) as KubeObject;
+    checkTypeMeta(type, candidate);
+    return this.replace(type, namespace, name, candidate, opts);
+  }
+
+  delete(
+    type: ResourceType,
+    namespace: string,
+    name: string,
+    opts: DeleteOptions,
+  ): { object: KubeObject; deleted: boolean } {
+    const prev = this.get(type, namespace, name);
+    const pre = opts.preconditions;
+    if (pre?.uid && pre.uid !== prev.metadata.uid) {
+      throw conflict(
+        this.subject(type, name),
+        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${prev.metadata.uid}`,
+      );
+    }
+    if (pre?.resourceVersion && pre.resourceVersion !== prev.metadata.resourceVersion) {
+      throw conflict(
+        this.subject(type, name),
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${prev.metadata.resourceVersion}`,
+      );
+    }
+    if ((prev.metadata.finalizers ?? []).length > 0) {
+      if (prev.metadata.deletionTimestamp) return { object: prev, deleted: false };
+      const next = clone(prev);
+      // markAsDeleting in the generic registry bumps generation for kinds that track it.
+      if ((next.metadata.generation ?? 0) > 0) next.metadata.generation = (next.metadata.generation ?? 0) + 1;
+      Object.assign(next.metadata, { deletionTimestamp: now(), deletionGracePeriodSeconds: 0 });
+      return { object: this.commit(type, "MODIFIED", next, prev), deleted: false };
+    }
+    return { object: this.remove(type, prev, opts.propagationPolicy !== "Orphan"), deleted: true };
+  }
+
+  private replace(
+    type: ResourceType,
+    namespace: string,
+    name: string,
+    candidate: KubeObject,
+    opts: WriteOptions & { status: boolean },
+  ): WriteResult {
+    const prev = this.get(type, namespace, name);
+    const next = prepareForUpdate(type, prev, candidate, opts.status);
+    const warnings = admit(type, next, prev, opts.strict);
+    if (type.custom && !opts.status && !isDeepStrictEqual(specOf(next), specOf(prev))) {
+      next.metadata.generation = (prev.metadata.generation ?? 0) + 1;
+    }
+    next.metadata.resourceVersion = prev.metadata.resourceVersion;
+    // A write that changes nothing is not a write: no new resourceVersion, no watch event.
+    if (isDeepStrictEqual(withoutVolatile(next), withoutVolatile(prev))) return { object: prev, warnings };
+    if (next.metadata.deletionTimestamp && (next.metadata.finalizers ?? []).length === 0) {
+      return { object: this.remove(type, next, true), warnings };
+    }
+    return { object: this.commit(type, "MODIFIED", next, prev), warnings };
+  }
+
+  private remove(type: ResourceType, obj: KubeObject, cascade: boolean): KubeObject {
+    const namespace = obj.metadata.namespace ?? "";
+    this.objects.delete(this.key(type, namespace, obj.metadata.name ?? ""));
+    const gone = this.commit(type, "DELETED", obj);
+    if (cascade) this.collectGarbage(namespace);
+    return gone;
+  }
+
+  /** Background garbage collection, done synchronously: dependents whose every owner is gone are deleted. */
+  private collectGarbage(namespace: string): void {
+    const live = new Set([...this.objects.values()].map((o) => o.metadata.uid));
+    for (const [key, obj] of this.objects) {
+      const owners = obj.metadata.ownerReferences ?? [];
+      if (obj.metadata.namespace !== namespace || owners.length === 0 || owners.some((o) => live.has(o.uid)))
+        continue;
+      const type = this.typeOfKey(key);
+      if (type) this.delete(type, namespace, obj.metadata.name ?? "", { propagationPolicy: "Background" });
+    }
+  }
+
+  private readonly types = new Map<string, ResourceType>();
+
+  private commit(
+    type: ResourceType,
+    kind: StoredEvent["type"],
+    obj: KubeObject,
+    previous?: KubeObject,
+  ): KubeObject {
+    this.rv += 1;
+    obj.metadata.resourceVersion = String(this.rv);
+    const key = this.key(type, obj.metadata.namespace ?? "", obj.metadata.name ?? "");
+    if (kind !== "DELETED") this.objects.set(key, clone(obj));
+    const event: StoredEvent = {
+      rv: this.rv,
+      type: kind,
+      resource: type,
+      object: obj,
+      ...(previous ? { previous } : {}),
+    };
+    this.history.push(cloneEvent(event));
+    for (const listener of this.listeners) listener(cloneEvent(event));
+    return clone(obj);
+  }
+
+  private typeKey(type: ResourceType): string {
+    const key = `${type.group}/${type.plural}`;
+    this.types.set(key, type);
+    return key;
+  }
+
+  private typeOfKey(objectKey: string): ResourceType | undefined {
+    const [group = "", plural = ""] = objectKey.split("/");
+    return this.types.get(`${group}/${plural}`);
+  }
+
+  private key(type: ResourceType, namespace: string, name: string): string {
+    return `${this.typeKey(type)}/${namespace}/${name}`;
+  }
+
+  private subject(type: ResourceType, name: string): Subject {
+    return { group: type.group, resource: type.plural, name };
+  }
+}
