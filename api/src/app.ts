@@ -4,7 +4,9 @@ import { registerAuth } from "./plugins/auth.ts";
 import { registerErrorHandling } from "./plugins/errors.ts";
 import { registerOpenApi } from "./plugins/openapi.ts";
 import { registerTelemetry } from "./plugins/telemetry.ts";
+import { emailRoutes } from "./routes/v1/emails/index.ts";
 import { sendRoutes } from "./routes/v1/send/index.ts";
+import { templateRoutes } from "./routes/v1/templates/index.ts";
 
 export interface BuildAppOptions {
   /** Supplies the HTTPS server (see server.ts); tests using `inject` may leave it out. */
@@ -34,6 +36,8 @@ export function buildApp(deps: ApiDeps, options: BuildAppOptions = {}): FastifyI
   app.register(registerOpenApi);
   app.register(async (v1) => {
     sendRoutes(v1, deps);
+    emailRoutes(v1, deps);
+    templateRoutes(v1, deps);
   });
   return app;
 }

@@ -29,6 +29,14 @@ export async function claimForDelivery(
     if (!["scheduled", "queued", "deferred", "sending"].includes(row.status)) {
       return { outcome: "skip", status: row.status };
     }
+    // A job that was already running when its email was rescheduled: the replacement job sends it later.
+    if (
+      row.status === "scheduled" &&
+      row.scheduled_at &&
+      row.scheduled_at.getTime() > now.getTime() + 1_000
+    ) {
+      return { outcome: "skip", status: "rescheduled" };
+    }
     const key = await lockKeyForDelivery(client, row.api_key_id);
     const state = key ? keyState(key, now) : "revoked";
     if (state !== "active") {

@@ -3,14 +3,16 @@ export { formatMailbox, type Mailbox, parseAddress, parseMailbox } from "./addre
 export { type Claimed, claimForDelivery, type DeliveryOutcome, recordDeliveryOutcome } from "./delivery.ts";
 export { appendEvents, listEvents } from "./events.ts";
 export { type AcceptQueue, type AcceptQueueOptions, createAcceptQueue } from "./group-commit.ts";
+export { cancelEmail, type EmailFilter, isEmailId, listEmails, rescheduleEmail } from "./log.ts";
 export { failUnsentEmailsOfKey, getEmail, loadAttachments } from "./queries.ts";
-export type { AttachmentInput } from "./send-fields.ts";
+export { type AttachmentInput, validateScheduledAt } from "./send-fields.ts";
 export {
   canonicalBodyHash,
   IDEMPOTENCY_KEY_PATTERN,
   MAX_RECIPIENTS,
   MAX_SUBJECT_LENGTH,
   normalizeSendRequest,
+  requestedTemplate,
   resolveIdempotencyKey,
   type SendRequestBody,
 } from "./send-request.ts";

@@ -20,9 +20,11 @@ export interface SendRequestBody {
   cc?: string | string[];
   bcc?: string | string[];
   replyTo?: string | string[];
-  subject: string;
+  subject?: string;
   html?: string;
   text?: string;
+  /** A saved template to render instead of subject/html/text (rendered by the caller before this). */
+  template?: { id?: string; name?: string; version?: number; variables?: Record<string, unknown> };
   category?: string;
   headers?: Record<string, string>;
   attachments?: AttachmentInput[];
@@ -69,14 +71,31 @@ export function resolveIdempotencyKey(bodyKey: string | undefined, headerKey: st
   return key;
 }
 
+/** The template a send names, if any; refuses a request that also gives subject, html or text. */
+export function requestedTemplate(body: SendRequestBody): SendRequestBody["template"] {
+  if (body.template && (body.subject !== undefined || body.html !== undefined || body.text !== undefined)) {
+    throw invalid("template", "give a template or subject/html/text, not both");
+  }
+  return body.template;
+}
+
 /**
  * Checks what a JSON schema cannot (address syntax, header safety, limits, times) and turns a send request
  * into an item to accept. Every rejection names the field.
  */
 export function normalizeSendRequest(
   body: SendRequestBody,
-  options: { headerIdempotencyKey?: string | undefined; now?: Date } = {},
+  options: {
+    headerIdempotencyKey?: string | undefined;
+    now?: Date;
+    /** The rendered template, when the body names one. */
+    rendered?: { subject: string; html?: string | undefined; text?: string | undefined } | undefined;
+  } = {},
 ): AcceptItem {
+  requestedTemplate(body);
+  const content = options.rendered ?? { subject: body.subject, html: body.html, text: body.text };
+  if (content.subject === undefined) throw invalid("subject", "is required (or give a template)");
+  const subject = content.subject;
   const from = parseMailbox(body.from);
   if (!from) throw invalid("from", "must be an address or `Display Name <address>`");
   const to = mailboxes("to", body.to);
@@ -87,10 +106,11 @@ export function normalizeSendRequest(
     throw invalid("to", `at most ${MAX_RECIPIENTS} recipients in to, cc and bcc together`);
   }
   const replyTo = mailboxes("replyTo", body.replyTo);
-  if (HEADER_BREAK.test(body.subject)) throw invalid("subject", "must not contain CR, LF or NUL");
-  if (body.subject.length > MAX_SUBJECT_LENGTH)
+  if (HEADER_BREAK.test(subject)) throw invalid("subject", "must not contain CR, LF or NUL");
+  if (subject.length > MAX_SUBJECT_LENGTH)
     throw invalid("subject", `at most ${MAX_SUBJECT_LENGTH} characters`);
-  if (body.html === undefined && body.text === undefined) throw invalid("html", "give html, text or both");
+  if (content.html === undefined && content.text === undefined)
+    throw invalid("html", "give html, text or both");
   const category = body.category ?? "transactional";
   if (HEADER_BREAK.test(category)) throw invalid("category", "must not contain CR, LF or NUL");
   const idempotencyKey = resolveIdempotencyKey(body.idempotencyKey, options.headerIdempotencyKey);
@@ -102,9 +122,9 @@ export function normalizeSendRequest(
       cc,
       bcc,
       replyTo,
-      subject: body.subject,
-      html: body.html,
-      text: body.text,
+      subject,
+      html: content.html,
+      text: content.text,
       category,
       headers: validateHeaders(body.headers),
       attachments: validateAttachments(body.attachments),

@@ -5,10 +5,12 @@ import {
   acceptEmails,
   createAcceptQueue,
   normalizeSendRequest,
+  requestedTemplate,
   type SendRequestBody,
 } from "@mailroom/core/emails";
 import { isMailroomError, MailroomError } from "@mailroom/core/errors";
 import { injectTraceContext } from "@mailroom/core/telemetry";
+import { renderTemplateForSend } from "@mailroom/core/templates";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ApiDeps } from "../../../deps.ts";
 import { type ItemError, validateBatch } from "./batch.ts";
@@ -22,9 +24,19 @@ import {
 
 const MISMATCH = "This idempotencyKey was already used with a different request body.";
 
-function toRequest(request: FastifyRequest, body: SendRequestBody, headerKey?: string): AcceptRequest {
+/** Renders the named template (so the log shows exactly what is sent), then validates the whole request. */
+async function toRequest(
+  deps: ApiDeps,
+  request: FastifyRequest,
+  body: SendRequestBody,
+  headerKey?: string,
+): Promise<AcceptRequest> {
+  const template = requestedTemplate(body);
+  const rendered = template
+    ? await renderTemplateForSend(deps.pool, request.apiKey.account, { variables: {}, ...template })
+    : undefined;
   return {
-    ...normalizeSendRequest(body, { headerIdempotencyKey: headerKey, now: new Date() }),
+    ...normalizeSendRequest(body, { headerIdempotencyKey: headerKey, now: new Date(), rendered }),
     account: request.apiKey.account,
     apiKeyId: request.apiKey.keyId,
     trace: injectTraceContext(request.span),
@@ -56,7 +68,9 @@ export function sendRoutes(app: FastifyInstance, deps: ApiDeps): void {
       },
     },
     async (request) => {
-      const result = await queue.accept(toRequest(request, request.body, request.headers["idempotency-key"]));
+      const result = await queue.accept(
+        await toRequest(deps, request, request.body, request.headers["idempotency-key"]),
+      );
       if (result.status === "idempotency_key_mismatch")
         throw new MailroomError("idempotency_key_mismatch", MISMATCH);
       count([result]);
@@ -91,7 +105,7 @@ export function sendRoutes(app: FastifyInstance, deps: ApiDeps): void {
       for (const { index, body, error } of validateBatch(request.body)) {
         try {
           if (error) throw error;
-          accepted.push({ index, item: toRequest(request, body as SendRequestBody) });
+          accepted.push({ index, item: await toRequest(deps, request, body as SendRequestBody) });
         } catch (caught) {
           if (!isMailroomError(caught)) throw caught;
           if (mode === "strict") throw new MailroomError(caught.code, `[${index}].${caught.message}`);

@@ -1,0 +1,92 @@
+import { EMAIL_STATUSES } from "@mailroom/core/emails";
+
+const nullableString = { type: ["string", "null"] } as const;
+const stringList = { type: "array", items: { type: "string" } } as const;
+
+export const emailSummarySchema = {
+  type: "object",
+  properties: {
+    id: { type: "string" },
+    status: { type: "string", enum: [...EMAIL_STATUSES] },
+    failureReason: nullableString,
+    from: { type: "string" },
+    to: stringList,
+    cc: stringList,
+    bcc: stringList,
+    replyTo: stringList,
+    subject: { type: "string" },
+    category: { type: "string" },
+    tags: {
+      type: "array",
+      items: { type: "object", properties: { name: { type: "string" }, value: { type: "string" } } },
+    },
+    scheduledAt: nullableString,
+    attempts: { type: "integer" },
+    lastSmtpResponse: nullableString,
+    createdAt: { type: "string" },
+    updatedAt: { type: "string" },
+  },
+} as const;
+
+export const emailDetailSchema = {
+  type: "object",
+  properties: {
+    ...emailSummarySchema.properties,
+    messageIdHeader: { type: "string" },
+    html: nullableString,
+    text: nullableString,
+    headers: { type: "object", additionalProperties: { type: "string" } },
+    attachments: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          filename: { type: "string" },
+          contentType: { type: "string" },
+          contentId: nullableString,
+          size: { type: "integer" },
+        },
+      },
+    },
+    events: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          type: { type: "string" },
+          at: { type: "string" },
+          detail: { type: "object", additionalProperties: true },
+        },
+      },
+    },
+  },
+} as const;
+
+export const listQuerySchema = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    limit: { type: "string", pattern: "^(100|[1-9][0-9]?)$", description: "1-100, default 20" },
+    after: { type: "string", description: "Cursor: the last id of the previous page" },
+    status: { type: "string", enum: [...EMAIL_STATUSES] },
+    to: { type: "string" },
+    from: { type: "string" },
+    category: { type: "string" },
+    tag: { type: "string", pattern: "^[A-Za-z0-9_-]+:[A-Za-z0-9_-]+$", description: "name:value" },
+    since: { type: "string", description: "RFC 3339; created at or after" },
+    until: { type: "string", description: "RFC 3339; created before" },
+  },
+} as const;
+
+export const idParamsSchema = {
+  type: "object",
+  required: ["id"],
+  properties: { id: { type: "string" } },
+} as const;
+
+export const rescheduleBodySchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["scheduledAt"],
+  properties: { scheduledAt: { type: "string", description: "RFC 3339, up to 30 days ahead" } },
+} as const;

@@ -1,0 +1,150 @@
+/** JSON schemas of the template routes: they validate, serialise and document (OpenAPI) at once. */
+
+const nullableString = (maxLength: number, description: string) =>
+  ({ type: ["string", "null"], maxLength, description }) as const;
+
+const variablesSchema = {
+  type: ["object", "null"],
+  additionalProperties: true,
+  description: "JSON Schema (draft-07) the variables of a render must satisfy; null accepts any object",
+} as const;
+
+const name = {
+  type: "string",
+  pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$",
+  description: "Unique in the account: 1 to 128 letters, digits, `.`, `_` or `-`",
+} as const;
+
+const contentProperties = {
+  name,
+  description: nullableString(1000, "Free text for people; not rendered"),
+  subject: {
+    type: "string",
+    maxLength: 2000,
+    description: "Handlebars; values inserted raw, and the rendered subject may not contain CR or LF",
+  },
+  html: nullableString(512 * 1024, "Handlebars; values HTML-escaped; `{{{…}}}` is refused"),
+  text: nullableString(512 * 1024, "Handlebars; values inserted raw"),
+  variables: variablesSchema,
+} as const;
+
+export const createTemplateBodySchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["name", "subject"],
+  properties: contentProperties,
+} as const;
+
+export const updateTemplateBodySchema = {
+  type: "object",
+  additionalProperties: false,
+  minProperties: 1,
+  description: "Changes to subject, html, text or variables make a new version; name and description do not",
+  properties: contentProperties,
+} as const;
+
+export const renderTemplateBodySchema = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    variables: { type: "object", additionalProperties: true, default: {} },
+    version: { type: "integer", minimum: 1, description: "A stored version; the current one when absent" },
+  },
+} as const;
+
+export const templateParamsSchema = {
+  type: "object",
+  required: ["id"],
+  properties: { id: { type: "string", maxLength: 64, description: "The template id" } },
+} as const;
+
+export const versionParamsSchema = {
+  type: "object",
+  required: ["id", "version"],
+  properties: {
+    id: { type: "string", maxLength: 64 },
+    version: { type: "string", pattern: "^[1-9][0-9]{0,8}$", description: "A version number" },
+  },
+} as const;
+
+export const listQuerySchema = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    limit: { type: "string", pattern: "^[0-9]{1,3}$", description: "1 to 100, default 20" },
+    after: { type: "string", maxLength: 64, description: "The id of the last template of the previous page" },
+  },
+} as const;
+
+const timestamp = { type: "string", format: "date-time" } as const;
+
+const summaryProperties = {
+  id: { type: "string" },
+  name: { type: "string" },
+  description: { type: ["string", "null"] },
+  managedBy: { type: "string", enum: ["api", "operator"] },
+  version: { type: "integer", description: "The current version" },
+  createdAt: timestamp,
+  updatedAt: timestamp,
+} as const;
+
+export const templateSummarySchema = {
+  type: "object",
+  required: Object.keys(summaryProperties),
+  properties: summaryProperties,
+} as const;
+
+export const templateSchema = {
+  type: "object",
+  required: [...Object.keys(summaryProperties), "subject", "html", "text", "variables", "versions"],
+  properties: {
+    ...summaryProperties,
+    subject: { type: "string" },
+    html: { type: ["string", "null"] },
+    text: { type: ["string", "null"] },
+    variables: variablesSchema,
+    versions: {
+      type: "array",
+      items: {
+        type: "object",
+        required: ["version", "createdAt"],
+        properties: { version: { type: "integer" }, createdAt: timestamp },
+      },
+    },
+  },
+} as const;
+
+export const templateVersionSchema = {
+  type: "object",
+  required: ["templateId", "version", "subject", "html", "text", "variables", "createdAt"],
+  properties: {
+    templateId: { type: "string" },
+    version: { type: "integer" },
+    subject: { type: "string" },
+    html: { type: ["string", "null"] },
+    text: { type: ["string", "null"] },
+    variables: variablesSchema,
+    createdAt: timestamp,
+  },
+} as const;
+
+export const templateListSchema = {
+  type: "object",
+  required: ["data", "hasMore"],
+  properties: {
+    data: { type: "array", items: templateSummarySchema },
+    hasMore: { type: "boolean", description: "Another page follows: pass the last id as `after`" },
+  },
+} as const;
+
+export const renderedTemplateSchema = {
+  type: "object",
+  required: ["subject", "templateId", "version"],
+  properties: {
+    subject: { type: "string" },
+    html: { type: "string" },
+    text: { type: "string" },
+    templateId: { type: "string" },
+    version: { type: "integer" },
+  },
+} as const;

@@ -1,0 +1,131 @@
+import type { Pool, Queryable } from "../db/pool.ts";
+import { withTransaction } from "../db/pool.ts";
+import { MailroomError } from "../errors/index.ts";
+import { appendEvents } from "./events.ts";
+import { type EmailRow, toEmailRecord } from "./rows.ts";
+import type { EmailRecord, EmailStatus } from "./types.ts";
+
+export interface EmailFilter {
+  status?: EmailStatus | undefined;
+  to?: string | undefined;
+  from?: string | undefined;
+  category?: string | undefined;
+  tag?: { name: string; value: string } | undefined;
+  since?: Date | undefined;
+  until?: Date | undefined;
+  /** Cursor: the id of the last email of the previous page. */
+  after?: string | undefined;
+  limit: number;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isEmailId = (value: string) => UUID.test(value);
+
+/**
+ * One page of an account's email log, newest first. Ids are UUIDv7, so id order is creation order and the
+ * cursor is simply the last id seen: stable under concurrent inserts, no offset scans.
+ */
+export async function listEmails(
+  db: Queryable,
+  account: string,
+  filter: EmailFilter,
+): Promise<{ data: EmailRecord[]; hasMore: boolean }> {
+  const { rows } = await db.query<EmailRow>(
+    `select * from emails
+     where account = $1
+       and ($2::text is null or status = $2)
+       and ($3::text is null or to_addresses @> array[$3]::text[])
+       and ($4::text is null or from_address = $4)
+       and ($5::text is null or category = $5)
+       and ($6::jsonb is null or tags @> $6::jsonb)
+       and ($7::timestamptz is null or created_at >= $7)
+       and ($8::timestamptz is null or created_at < $8)
+       and ($9::uuid is null or id < $9)
+     order by id desc
+     limit $10`,
+    [
+      account,
+      filter.status ?? null,
+      filter.to ?? null,
+      filter.from ?? null,
+      filter.category ?? null,
+      filter.tag ? JSON.stringify([filter.tag]) : null,
+      filter.since ?? null,
+      filter.until ?? null,
+      filter.after ?? null,
+      filter.limit + 1,
+    ],
+  );
+  return { data: rows.slice(0, filter.limit).map(toEmailRecord), hasMore: rows.length > filter.limit };
+}
+
+const LEFT: readonly EmailStatus[] = ["sending", "delivered", "bounced", "failed"];
+
+async function lockEmail(client: Queryable, account: string, id: string): Promise<EmailRow> {
+  const { rows } = await client.query<EmailRow>(
+    `select * from emails where id = $1 and account = $2 for update`,
+    [id, account],
+  );
+  const row = rows[0];
+  if (!row) throw new MailroomError("not_found", `No email ${id}.`);
+  return row;
+}
+
+/**
+ * Cancels an email that has not left (scheduled, queued or deferred) and removes its job. Canceling a
+ * canceled email is a no-op; one that has left is a 409 `conflict`.
+ */
+export async function cancelEmail(pool: Pool, account: string, id: string): Promise<EmailRecord> {
+  return withTransaction(pool, async (client) => {
+    const row = await lockEmail(client, account, id);
+    if (row.status === "canceled") return toEmailRecord(row);
+    if (LEFT.includes(row.status)) {
+      throw new MailroomError(
+        "conflict",
+        `Email ${id} is ${row.status}: it has left and cannot be canceled.`,
+      );
+    }
+    const { rows } = await client.query<EmailRow>(
+      `update emails set status = 'canceled', updated_at = now() where id = $1 returning *`,
+      [id],
+    );
+    await appendEvents(client, [id], "canceled");
+    await client.query(`select graphile_worker.remove_job('deliver:' || $1)`, [id]);
+    return toEmailRecord(rows[0] as EmailRow);
+  });
+}
+
+/**
+ * Moves an email that has not left to a new send time (replacing its job). A canceled email stays canceled:
+ * 409 `conflict`, as does one that has left.
+ */
+export async function rescheduleEmail(
+  pool: Pool,
+  account: string,
+  id: string,
+  at: Date,
+): Promise<EmailRecord> {
+  return withTransaction(pool, async (client) => {
+    const row = await lockEmail(client, account, id);
+    if (row.status === "canceled") {
+      throw new MailroomError("conflict", `Email ${id} was canceled; send it again instead of rescheduling.`);
+    }
+    if (LEFT.includes(row.status)) {
+      throw new MailroomError(
+        "conflict",
+        `Email ${id} is ${row.status}: it has left and cannot be rescheduled.`,
+      );
+    }
+    const { rows } = await client.query<EmailRow>(
+      `update emails set status = 'scheduled', scheduled_at = $2, updated_at = now() where id = $1 returning *`,
+      [id, at],
+    );
+    await appendEvents(client, [id], "rescheduled", { scheduledAt: at.toISOString() });
+    await client.query(
+      `select graphile_worker.add_job('deliver', json_build_object('emailId', $1::text), run_at := $2,
+                                      job_key := 'deliver:' || $1, job_key_mode := 'replace')`,
+      [id, at],
+    );
+    return toEmailRecord(rows[0] as EmailRow);
+  });
+}
