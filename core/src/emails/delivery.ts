@@ -23,6 +23,13 @@ export async function claimForDelivery(
   now: Date = new Date(),
 ): Promise<Claimed> {
   return withTransaction(pool, async (client) => {
+    // Lock order is key, then email — the same as revocation's — or the two deadlock.
+    const { rows: owner } = await client.query<{ api_key_id: string }>(
+      `select api_key_id from emails where id = $1`,
+      [emailId],
+    );
+    if (!owner[0]) return { outcome: "skip", status: "missing" };
+    const key = await lockKeyForDelivery(client, owner[0].api_key_id);
     const { rows } = await client.query<EmailRow>(`select * from emails where id = $1 for update`, [emailId]);
     const row = rows[0];
     if (!row) return { outcome: "skip", status: "missing" };
@@ -37,7 +44,6 @@ export async function claimForDelivery(
     ) {
       return { outcome: "skip", status: "rescheduled" };
     }
-    const key = await lockKeyForDelivery(client, row.api_key_id);
     const state = key ? keyState(key, now) : "revoked";
     if (state !== "active") {
       const reason = !key ? "api_key_missing" : state === "revoked" ? "api_key_revoked" : "api_key_expired";
