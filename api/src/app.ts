@@ -3,6 +3,7 @@ import type { ApiDeps } from "./deps.ts";
 import { registerAuth } from "./plugins/auth.ts";
 import { registerErrorHandling } from "./plugins/errors.ts";
 import { registerOpenApi } from "./plugins/openapi.ts";
+import { registerRateLimit } from "./plugins/rate-limit.ts";
 import { registerTelemetry } from "./plugins/telemetry.ts";
 import { emailRoutes } from "./routes/v1/emails/index.ts";
 import { sendRoutes } from "./routes/v1/send/index.ts";
@@ -33,6 +34,7 @@ export function buildApp(deps: ApiDeps, options: BuildAppOptions = {}): FastifyI
   registerErrorHandling(app);
   registerTelemetry(app, deps);
   registerAuth(app, deps);
+  registerRateLimit(app, deps);
   app.register(registerOpenApi);
   app.register(async (v1) => {
     sendRoutes(v1, deps);

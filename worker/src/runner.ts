@@ -2,6 +2,7 @@ import type { Logger as PinoLogger } from "@mailroom/core/telemetry";
 import { Logger, type Runner, run } from "graphile-worker";
 import type { WorkerDeps } from "./deps.ts";
 import { makeDeliverTask } from "./tasks/deliver.ts";
+import { makePurgeTask } from "./tasks/purge.ts";
 
 function graphileLogger(logger: PinoLogger): Logger {
   return new Logger((scope) => (level, message, meta) => {
@@ -32,9 +33,9 @@ export async function startWorker(
     noHandleSignals: true,
     pollInterval: options.pollIntervalMs ?? 2_000,
     logger: graphileLogger(deps.logger),
-    // Mailroom's periodic jobs are registered in code, not read from a crontab file.
-    crontab: "",
-    taskList: { deliver: makeDeliverTask(deps) },
+    // Periodic jobs live here, not in a crontab file; `?max=1` skips runs missed while no worker was up.
+    crontab: "*/5 * * * * purge_expired ?max=1",
+    taskList: { deliver: makeDeliverTask(deps), purge_expired: makePurgeTask(deps) },
   });
   return {
     runner,

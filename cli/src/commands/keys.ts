@@ -41,36 +41,53 @@ export function registerKeyCommands(program: Command): void {
     .option("--expires <choice>", `expiry: ${EXPIRY_CHOICES.join(", ")}`, "never")
     .option("--account <name>", "account the key belongs to (a Kubernetes namespace name)", "default")
     .option("--name <text>", "a label to recognise the key by")
-    .action(async (options: { scopes: string; expires: string; account: string; name?: string }) => {
-      const scopes = options.scopes
-        .split(",")
-        .map((s) => s.trim())
-        .filter(Boolean);
-      const unknown = scopes.filter((s) => !isScope(s));
-      if (scopes.length === 0 || unknown.length > 0) {
-        fail(
-          `--scopes: unknown scope ${unknown.join(", ") || "(none given)"}; choose from ${SCOPES.join(", ")}`,
+    .option(
+      "--rate-limit <perSecond>",
+      "requests per second for this key (default: MAILROOM_RATE_LIMIT_PER_KEY)",
+    )
+    .action(
+      async (options: {
+        scopes: string;
+        expires: string;
+        account: string;
+        name?: string;
+        rateLimit?: string;
+      }) => {
+        const scopes = options.scopes
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean);
+        const unknown = scopes.filter((s) => !isScope(s));
+        if (scopes.length === 0 || unknown.length > 0) {
+          fail(
+            `--scopes: unknown scope ${unknown.join(", ") || "(none given)"}; choose from ${SCOPES.join(", ")}`,
+          );
+        }
+        if (!isExpiryChoice(options.expires)) fail(`--expires: choose one of ${EXPIRY_CHOICES.join(", ")}`);
+        const rateLimit = options.rateLimit === undefined ? undefined : Number(options.rateLimit);
+        if (rateLimit !== undefined && !(Number.isInteger(rateLimit) && rateLimit > 0)) {
+          fail("--rate-limit: a whole number of requests per second, at least 1");
+        }
+        if (!ACCOUNT_PATTERN.test(options.account)) {
+          fail("--account: lowercase letters, digits and '-', at most 63 characters (a namespace name)");
+        }
+        const { key, fullKey } = await withPool((pool) =>
+          createKey(pool, {
+            account: options.account,
+            scopes: scopes.filter(isScope),
+            expires: options.expires as (typeof EXPIRY_CHOICES)[number],
+            name: options.name,
+            managedBy: "cli",
+            rateLimitPerSecond: rateLimit,
+          }),
         );
-      }
-      if (!isExpiryChoice(options.expires)) fail(`--expires: choose one of ${EXPIRY_CHOICES.join(", ")}`);
-      if (!ACCOUNT_PATTERN.test(options.account)) {
-        fail("--account: lowercase letters, digits and '-', at most 63 characters (a namespace name)");
-      }
-      const { key, fullKey } = await withPool((pool) =>
-        createKey(pool, {
-          account: options.account,
-          scopes: scopes.filter(isScope),
-          expires: options.expires as (typeof EXPIRY_CHOICES)[number],
-          name: options.name,
-          managedBy: "cli",
-        }),
-      );
-      say(
-        `created key ${key.keyId} (account ${key.account}, scopes ${key.scopes.join(",")}, ` +
-          `expires ${key.expiresAt ? key.expiresAt.toISOString() : "never"}). Store it now: it is not shown again.`,
-      );
-      process.stdout.write(`${fullKey}\n`);
-    });
+        say(
+          `created key ${key.keyId} (account ${key.account}, scopes ${key.scopes.join(",")}, ` +
+            `expires ${key.expiresAt ? key.expiresAt.toISOString() : "never"}). Store it now: it is not shown again.`,
+        );
+        process.stdout.write(`${fullKey}\n`);
+      },
+    );
 
   keys
     .command("list")

@@ -35,6 +35,15 @@ const envSchema = z.object({
     .min(1024)
     .default(10 * 1024 * 1024),
 
+  MAILROOM_RATE_LIMIT_PER_KEY: z.coerce.number().int().min(0).default(500),
+  MAILROOM_RATE_LIMIT_PER_ACCOUNT: z.coerce.number().int().min(0).default(2000),
+  MAILROOM_IDEMPOTENCY_RETENTION_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 30)
+    .default(24),
+
   MAILROOM_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(20),
   MAILROOM_WORKER_INTERNAL_PORT: port.default(9465),
   MAILROOM_SMTP_URL: z
@@ -77,6 +86,10 @@ function buildConfig(e: z.infer<typeof envSchema>) {
         e.MAILROOM_TLS_CERT_FILE && e.MAILROOM_TLS_KEY_FILE
           ? { certFile: e.MAILROOM_TLS_CERT_FILE, keyFile: e.MAILROOM_TLS_KEY_FILE }
           : undefined,
+    },
+    limits: {
+      rateLimit: { perKey: e.MAILROOM_RATE_LIMIT_PER_KEY, perAccount: e.MAILROOM_RATE_LIMIT_PER_ACCOUNT },
+      idempotencyRetentionHours: e.MAILROOM_IDEMPOTENCY_RETENTION_HOURS,
     },
     worker: {
       concurrency: e.MAILROOM_WORKER_CONCURRENCY,

@@ -4,7 +4,7 @@ export { type Claimed, claimForDelivery, type DeliveryOutcome, recordDeliveryOut
 export { appendEvents, listEvents } from "./events.ts";
 export { type AcceptQueue, type AcceptQueueOptions, createAcceptQueue } from "./group-commit.ts";
 export { cancelEmail, type EmailFilter, isEmailId, listEmails, rescheduleEmail } from "./log.ts";
-export { failUnsentEmailsOfKey, getEmail, loadAttachments } from "./queries.ts";
+export { failUnsentEmailsOfKey, getEmail, loadAttachments, purgeIdempotencyKeys } from "./queries.ts";
 export { type AttachmentInput, validateScheduledAt } from "./send-fields.ts";
 export {
   canonicalBodyHash,

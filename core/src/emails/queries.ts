@@ -51,3 +51,12 @@ export async function loadAttachments(db: Queryable, emailId: string): Promise<A
     content: r.content,
   }));
 }
+
+/** Forgets idempotency keys older than the retention period; their emails stay in the log. */
+export async function purgeIdempotencyKeys(db: Queryable, retentionHours: number, now: Date = new Date()) {
+  const result = await db.query(
+    `delete from idempotency_keys where created_at < $1::timestamptz - make_interval(hours => $2)`,
+    [now, retentionHours],
+  );
+  return result.rowCount ?? 0;
+}

@@ -2,7 +2,8 @@ import type { PoolClient, Queryable } from "../db/pool.ts";
 import { generateKey } from "./format.ts";
 import { type ApiKeyRecord, type ExpiryChoice, expiryDate, type KeyManager, type Scope } from "./types.ts";
 
-const COLUMNS = `key_id, account, name, scopes, managed_by, created_at, expires_at, revoked_at, last_used_at`;
+const COLUMNS = `key_id, account, name, scopes, managed_by, created_at, expires_at, revoked_at, last_used_at,
+  rate_limit_per_second`;
 
 interface KeyRow {
   key_id: string;
@@ -14,6 +15,7 @@ interface KeyRow {
   expires_at: Date | null;
   revoked_at: Date | null;
   last_used_at: Date | null;
+  rate_limit_per_second: number | null;
 }
 
 function toRecord(row: KeyRow): ApiKeyRecord {
@@ -27,6 +29,7 @@ function toRecord(row: KeyRow): ApiKeyRecord {
     expiresAt: row.expires_at,
     revokedAt: row.revoked_at,
     lastUsedAt: row.last_used_at,
+    rateLimitPerSecond: row.rate_limit_per_second,
   };
 }
 
@@ -36,6 +39,7 @@ export interface CreateKeyInput {
   expires: ExpiryChoice;
   name?: string | undefined;
   managedBy?: KeyManager;
+  rateLimitPerSecond?: number | undefined;
   now?: Date;
 }
 
@@ -47,8 +51,9 @@ export async function createKey(
   const generated = generateKey();
   const now = input.now ?? new Date();
   const { rows } = await db.query<KeyRow>(
-    `insert into api_keys (key_id, account, name, secret_sha256, scopes, managed_by, created_at, expires_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8)
+    `insert into api_keys (key_id, account, name, secret_sha256, scopes, managed_by, created_at, expires_at,
+                           rate_limit_per_second)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
      returning ${COLUMNS}`,
     [
       generated.keyId,
@@ -59,6 +64,7 @@ export async function createKey(
       input.managedBy ?? "cli",
       now,
       expiryDate(input.expires, now),
+      input.rateLimitPerSecond ?? null,
     ],
   );
   const row = rows[0];

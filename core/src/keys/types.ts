@@ -18,6 +18,8 @@ export interface ApiKeyRecord {
   expiresAt: Date | null;
   revokedAt: Date | null;
   lastUsedAt: Date | null;
+  /** Requests per second for this key; null uses the configured per-key limit. */
+  rateLimitPerSecond: number | null;
 }
 
 export function isScope(value: string): value is Scope {

@@ -1,0 +1,6 @@
+export {
+  hitRateLimit,
+  purgeRateLimitCounters,
+  type RateLimitPolicy,
+  type RateLimitVerdict,
+} from "./rate-limit.ts";

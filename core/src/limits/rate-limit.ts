@@ -1,0 +1,60 @@
+import type { Queryable } from "../db/pool.ts";
+
+export interface RateLimitPolicy {
+  /** Requests per second for one key (0: unlimited), unless the key carries its own limit. */
+  perKey: number;
+  /** Requests per second for all keys of one account together (0: unlimited). */
+  perAccount: number;
+}
+
+export interface RateLimitVerdict {
+  allowed: boolean;
+  /** The limit that is closest to running out. */
+  limit: number;
+  remaining: number;
+  /** Seconds until the current window ends. */
+  resetSeconds: number;
+}
+
+/**
+ * Counts one request against its key's and its account's one-second windows in Postgres, so the limits hold
+ * across any number of API replicas: each request is one UPSERT on an unlogged table, no replica keeps
+ * state of its own. Returns the tighter of the two verdicts.
+ */
+export async function hitRateLimit(
+  db: Queryable,
+  subject: { keyId: string; account: string; keyLimit?: number | null },
+  policy: RateLimitPolicy,
+  now: Date = new Date(),
+): Promise<RateLimitVerdict | undefined> {
+  const perKey = subject.keyLimit ?? policy.perKey;
+  const buckets: Array<[string, number]> = [];
+  if (perKey > 0) buckets.push([`key:${subject.keyId}`, perKey]);
+  if (policy.perAccount > 0) buckets.push([`account:${subject.account}`, policy.perAccount]);
+  if (buckets.length === 0) return undefined;
+  const windowStart = new Date(Math.floor(now.getTime() / 1000) * 1000);
+  const { rows } = await db.query<{ bucket: string; hits: number }>(
+    `insert into rate_limit_counters (bucket, window_start, hits)
+     select b, $2, 1 from unnest($1::text[]) as b
+     on conflict (bucket, window_start) do update set hits = rate_limit_counters.hits + 1
+     returning bucket, hits`,
+    [buckets.map(([bucket]) => bucket), windowStart],
+  );
+  const resetSeconds = Math.max(1, Math.ceil((windowStart.getTime() + 1000 - now.getTime()) / 1000));
+  let verdict: RateLimitVerdict | undefined;
+  for (const [bucket, limit] of buckets) {
+    const hits = rows.find((r) => r.bucket === bucket)?.hits ?? 0;
+    const candidate = { allowed: hits <= limit, limit, remaining: Math.max(0, limit - hits), resetSeconds };
+    if (!verdict || candidate.remaining < verdict.remaining || !candidate.allowed) verdict = candidate;
+  }
+  return verdict;
+}
+
+/** Drops counters of windows that have ended. */
+export async function purgeRateLimitCounters(db: Queryable, now: Date = new Date()): Promise<number> {
+  const result = await db.query(
+    `delete from rate_limit_counters where window_start < $1::timestamptz - interval '10 seconds'`,
+    [now],
+  );
+  return result.rowCount ?? 0;
+}
