@@ -8,6 +8,7 @@ import { registerTelemetry } from "./plugins/telemetry.ts";
 import { emailRoutes } from "./routes/v1/emails/index.ts";
 import { sendRoutes } from "./routes/v1/send/index.ts";
 import { templateRoutes } from "./routes/v1/templates/index.ts";
+import { webhookRoutes } from "./routes/v1/webhooks/index.ts";
 
 export interface BuildAppOptions {
   /** Supplies the HTTPS server (see server.ts); tests using `inject` may leave it out. */
@@ -40,6 +41,7 @@ export function buildApp(deps: ApiDeps, options: BuildAppOptions = {}): FastifyI
     sendRoutes(v1, deps);
     emailRoutes(v1, deps);
     templateRoutes(v1, deps);
+    webhookRoutes(v1, deps, { allowedCidrs: deps.config.webhooks.allowedCidrs });
   });
   return app;
 }

@@ -21,7 +21,11 @@ afterAll(async () => {
 
 describe("revocation racing the worker", () => {
   it("never hands over mail after the revoke committed, and fails the rest with api_key_revoked", async () => {
-    const { key, fullKey } = await createKey(db.pool, { account: "default", scopes: ["send"], expires: "never" });
+    const { key, fullKey } = await createKey(db.pool, {
+      account: "default",
+      scopes: ["send"],
+      expires: "never",
+    });
     const N = 150;
     const batch = Array.from({ length: N }, (_, i) => ({
       from: "race@acme.test",

@@ -13,7 +13,8 @@ export default class SummaryReporter implements Reporter {
         else if (state === "failed") failed++;
         else skipped++;
       }
-      if (module.state() === "failed" && module.children.size === 0) failed++;
+      // A file that failed outside its tests (an error while loading or in a hook) counts as a failure.
+      if (module.errors().length > 0) failed++;
     }
     process.stdout.write(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }

@@ -3,6 +3,7 @@ import { Logger, type Runner, run } from "graphile-worker";
 import type { WorkerDeps } from "./deps.ts";
 import { makeDeliverTask } from "./tasks/deliver.ts";
 import { makePurgeTask } from "./tasks/purge.ts";
+import { makeWebhookTasks } from "./tasks/webhook-deliver.ts";
 
 function graphileLogger(logger: PinoLogger): Logger {
   return new Logger((scope) => (level, message, meta) => {
@@ -27,6 +28,12 @@ export async function startWorker(
   deps: WorkerDeps,
   options: { pollIntervalMs?: number } = {},
 ): Promise<WorkerHandle> {
+  const webhooks = makeWebhookTasks({
+    pool: deps.pool,
+    retryPolicy: deps.config.webhooks.retryPolicy,
+    allowedCidrs: deps.config.webhooks.allowedCidrs,
+    timeoutMs: deps.config.webhooks.timeoutMs,
+  });
   const runner = await run({
     pgPool: deps.pool,
     concurrency: deps.config.worker.concurrency,
@@ -35,12 +42,13 @@ export async function startWorker(
     logger: graphileLogger(deps.logger),
     // Periodic jobs live here, not in a crontab file; `?max=1` skips runs missed while no worker was up.
     crontab: "*/5 * * * * purge_expired ?max=1",
-    taskList: { deliver: makeDeliverTask(deps), purge_expired: makePurgeTask(deps) },
+    taskList: { deliver: makeDeliverTask(deps), purge_expired: makePurgeTask(deps), ...webhooks.taskList },
   });
   return {
     runner,
     stop: async () => {
       await runner.stop();
+      webhooks.close();
       deps.transport.close();
     },
   };

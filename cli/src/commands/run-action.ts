@@ -14,7 +14,11 @@ import { stopOnSignal } from "./lifecycle.ts";
 /** `mailroom run`: everything in one process, for local use. */
 export async function runLocal(): Promise<void> {
   // Local runs accept any from-domain unless the environment says otherwise.
-  const config = loadProgramConfig({ MAILROOM_ALLOW_UNVERIFIED_FROM: "true" });
+  // Webhook receivers on the developer's own machine are allowed.
+  const config = loadProgramConfig({
+    MAILROOM_ALLOW_UNVERIFIED_FROM: "true",
+    MAILROOM_WEBHOOK_ALLOWED_CIDRS: "127.0.0.0/8,::1/128",
+  });
   const logger = createLogger({ level: config.log.level, name: "mailroom" });
   const tracing = startTracing({
     serviceName: config.telemetry.serviceName ?? "mailroom",

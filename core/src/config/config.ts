@@ -1,5 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
+import { DEFAULT_RETRY_POLICY } from "../webhooks/schedule.ts";
+import { parseCidrList } from "../webhooks/ssrf.ts";
 
 /** Raised when an environment variable holds a value Mailroom cannot use. */
 export class ConfigError extends Error {
@@ -51,8 +53,42 @@ const envSchema = z.object({
     .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
     .default("smtp://127.0.0.1:2525"),
   MAILROOM_SMTP_CAPTURE_PORT: port.default(2525),
+  MAILROOM_DELIVERY_MODE: z.enum(["relay", "direct"]).default("relay"),
+  MAILROOM_DIRECT_MAX_CONNECTIONS_PER_DOMAIN: z.coerce.number().int().min(1).max(100).default(5),
+  MAILROOM_RETRY_HORIZON_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .default(3 * 24 * 3600),
+  MAILROOM_DNS_SERVERS: z
+    .string()
+    .regex(/^\s*[^,\s]+(\s*,\s*[^,\s]+)*\s*$/, "a comma-separated list of host:port")
+    .optional(),
+  MAILROOM_KEY_ENCRYPTION_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v, "base64").length === 32, "must be 32 bytes, base64-encoded")
+    .optional(),
+  MAILROOM_KEY_ENCRYPTION_KEY_FILE: optionalPath,
   MAILROOM_HOSTNAME: z.string().min(1).default("mailroom.localhost"),
   MAILROOM_ALLOW_UNVERIFIED_FROM: bool.default(false),
+
+  MAILROOM_WEBHOOK_ALLOWED_CIDRS: z
+    .string()
+    .refine((v) => {
+      try {
+        parseCidrList(v);
+        return true;
+      } catch {
+        return false;
+      }
+    }, "a comma-separated list of CIDRs, e.g. 10.0.0.0/8,fd00::/8")
+    .optional(),
+  MAILROOM_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  MAILROOM_WEBHOOK_DISABLE_AFTER_HOURS: z.coerce.number().min(0.001).default(120),
+  MAILROOM_WEBHOOK_RETRY_SCHEDULE_MS: z
+    .string()
+    .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, "comma-separated delays in milliseconds, first one usually 0")
+    .optional(),
 
   MAILROOM_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   MAILROOM_OTEL_EXPORTER: z.enum(["none", "otlp", "console"]).default("none"),
@@ -95,12 +131,38 @@ function buildConfig(e: z.infer<typeof envSchema>) {
       concurrency: e.MAILROOM_WORKER_CONCURRENCY,
       internalPort: e.MAILROOM_WORKER_INTERNAL_PORT,
     },
+    delivery: {
+      mode: e.MAILROOM_DELIVERY_MODE,
+      directMaxConnectionsPerDomain: e.MAILROOM_DIRECT_MAX_CONNECTIONS_PER_DOMAIN,
+      retryHorizonSeconds: e.MAILROOM_RETRY_HORIZON_SECONDS,
+    },
+    dns: {
+      servers: (e.MAILROOM_DNS_SERVERS ?? "")
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    },
+    keyEncryption: {
+      key: e.MAILROOM_KEY_ENCRYPTION_KEY ? Buffer.from(e.MAILROOM_KEY_ENCRYPTION_KEY, "base64") : undefined,
+      file: e.MAILROOM_KEY_ENCRYPTION_KEY_FILE,
+    },
     smtp: {
       url: e.MAILROOM_SMTP_URL,
       capturePort: e.MAILROOM_SMTP_CAPTURE_PORT,
       hostname: e.MAILROOM_HOSTNAME,
     },
     sending: { allowUnverifiedFrom: e.MAILROOM_ALLOW_UNVERIFIED_FROM },
+    webhooks: {
+      allowedCidrs: e.MAILROOM_WEBHOOK_ALLOWED_CIDRS ? parseCidrList(e.MAILROOM_WEBHOOK_ALLOWED_CIDRS) : [],
+      timeoutMs: e.MAILROOM_WEBHOOK_TIMEOUT_MS,
+      retryPolicy: {
+        scheduleMs: e.MAILROOM_WEBHOOK_RETRY_SCHEDULE_MS
+          ? e.MAILROOM_WEBHOOK_RETRY_SCHEDULE_MS.split(",").map((v) => Number(v.trim()))
+          : DEFAULT_RETRY_POLICY.scheduleMs,
+        disableAfterMs: e.MAILROOM_WEBHOOK_DISABLE_AFTER_HOURS * 3600 * 1000,
+        maxRetryAfterMs: DEFAULT_RETRY_POLICY.maxRetryAfterMs,
+      },
+    },
     log: { level: e.MAILROOM_LOG_LEVEL },
     telemetry: {
       exporter: e.MAILROOM_OTEL_EXPORTER,

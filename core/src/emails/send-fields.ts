@@ -109,13 +109,22 @@ export function validateTags(tags: Tag[] | undefined): Tag[] {
   });
 }
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+const RFC3339 =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt ]([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
 
 /** `scheduledAt`: an RFC 3339 time with an offset, not in the past, at most 30 days ahead. */
 export function validateScheduledAt(value: string | undefined, now: Date): Date | undefined {
   if (value === undefined) return undefined;
   const at = new Date(value);
-  if (!RFC3339.test(value) || Number.isNaN(at.getTime())) {
+  const [, year, month, day] = RFC3339.exec(value) ?? [];
+  // Date rolls impossible days over (June 31 -> July 1); RFC 3339 refuses them.
+  const calendar = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  if (
+    !year ||
+    Number.isNaN(at.getTime()) ||
+    calendar.getUTCDate() !== Number(day) ||
+    calendar.getUTCMonth() !== Number(month) - 1
+  ) {
     throw invalid("scheduledAt", "an RFC 3339 time with an offset, e.g. 2030-01-01T09:00:00Z");
   }
   if (at.getTime() < now.getTime()) throw invalid("scheduledAt", "is in the past");

@@ -1,0 +1,67 @@
+export { getDelivery, listDeliveries, replayDelivery } from "./deliveries.ts";
+export {
+  type AttemptOutcome,
+  type ClaimedDelivery,
+  claimStreamHead,
+  completeAttempt,
+  fanOutEvents,
+  type StreamClaim,
+} from "./dispatch.ts";
+export {
+  emitEmailEvents,
+  emitEvents,
+  enqueueFanout,
+  scheduleNewDeliveries,
+  scheduleStreamWakeups,
+} from "./outbox.ts";
+export {
+  createWebhookHttpClient,
+  DEFAULT_WEBHOOK_TIMEOUT_MS,
+  type PostResult,
+  type WebhookHttpClient,
+} from "./post.ts";
+export {
+  DEFAULT_RETRY_POLICY,
+  DEFAULT_RETRY_SCHEDULE_MS,
+  type FailurePlan,
+  parseRetryAfter,
+  planAfterFailure,
+  type RetryPolicy,
+} from "./schedule.ts";
+export {
+  createWebhookSigner,
+  decodeWebhookSecret,
+  generateWebhookSecret,
+  SECRET_PREFIX,
+  type SignedHeaders,
+  type WebhookSigner,
+  webhookBody,
+} from "./sign.ts";
+export {
+  checkWebhookUrl,
+  createSsrfGuard,
+  type DeliveryTarget,
+  type HostResolver,
+  isMetadataHost,
+  parseCidr,
+  parseCidrList,
+  type ResolvedAddress,
+  type SsrfGuard,
+  type SsrfPolicy,
+  WebhookTargetRefusedError,
+} from "./ssrf.ts";
+export {
+  activeSecrets,
+  type ChangeOptions,
+  type CreateEndpointInput,
+  createEndpoint,
+  DEFAULT_ROTATION_OVERLAP_MS,
+  deleteEndpoint,
+  disableEndpoint,
+  type EndpointPatch,
+  getEndpoint,
+  listEndpoints,
+  rotateEndpointSecret,
+  updateEndpoint,
+} from "./store.ts";
+export * from "./types.ts";

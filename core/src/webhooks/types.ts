@@ -1,0 +1,83 @@
+/** Every event type an endpoint can subscribe to (issue 5 item 7). */
+export const WEBHOOK_EVENT_TYPES = [
+  "email.scheduled",
+  "email.queued",
+  "email.delivered",
+  "email.deferred",
+  "email.bounced",
+  "email.failed",
+  "email.canceled",
+  "domain.verified",
+  "domain.failed",
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export type EndpointManager = "api" | "operator";
+export type DeliveryState = "pending" | "succeeded" | "failed";
+
+/** An endpoint as the API shows it: never with its secrets. */
+export interface WebhookEndpoint {
+  id: string;
+  account: string;
+  name: string | null;
+  url: string;
+  /** Subscribed types; empty means all. */
+  events: string[];
+  description: string | null;
+  enabled: boolean;
+  disabledReason: string | null;
+  managedBy: EndpointManager;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** One event to write to the outbox. */
+export interface OutboxEvent {
+  account: string;
+  type: string;
+  data: Record<string, unknown>;
+  /**
+   * Events sharing a stream reach each endpoint in the order they were emitted. Defaults to
+   * `email:<data.emailId>` or `domain:<data.domainId>`, else the event's own id (no ordering constraint).
+   */
+  stream?: string;
+}
+
+export interface WebhookDelivery {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  state: DeliveryState;
+  attempts: number;
+  nextAttemptAt: Date | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  createdAt: Date;
+  deliveredAt: Date | null;
+}
+
+export interface WebhookAttempt {
+  attempt: number;
+  at: Date;
+  durationMs: number;
+  statusCode: number | null;
+  responseExcerpt: string | null;
+  error: string | null;
+  nextAttemptAt: Date | null;
+}
+
+/** Payloads of the worker's webhook jobs (typed for graphile-worker in worker/src/tasks). */
+export interface WebhookFanoutPayload {
+  eventIds: string[];
+}
+/** One ordered stream of an endpoint's deliveries (e.g. one email's events). */
+export interface WebhookStream {
+  endpointId: string;
+  stream: string;
+}
+/** A `webhook_deliver` job works through one or more streams of one endpoint. */
+export interface WebhookDeliverPayload {
+  endpointId: string;
+  streams: string[];
+}

@@ -1,0 +1,114 @@
+import type { Pool } from "@mailroom/core/db";
+import {
+  type ClaimedDelivery,
+  claimStreamHead,
+  completeAttempt,
+  createSsrfGuard,
+  createWebhookHttpClient,
+  createWebhookSigner,
+  DEFAULT_RETRY_POLICY,
+  type HostResolver,
+  type PostResult,
+  type RetryPolicy,
+  type SsrfGuard,
+  scheduleStreamWakeups,
+  type WebhookHttpClient,
+  type WebhookStream,
+  WebhookTargetRefusedError,
+  webhookBody,
+} from "@mailroom/core/webhooks";
+import type { JobHelpers, Task } from "graphile-worker";
+import { makeWebhookFanoutTask } from "./webhook-fanout.ts";
+
+/** What the webhook tasks need; every setting has the production default. */
+export interface WebhookTaskDeps {
+  pool: Pool;
+  retryPolicy?: RetryPolicy;
+  /** CIDRs reachable although private or loopback (MAILROOM_WEBHOOK_ALLOWED_CIDRS). */
+  allowedCidrs?: readonly string[];
+  /** Host resolution, replaceable so tests can point names at a DNS server of their own. */
+  resolve?: HostResolver;
+  /** Whole-request timeout (default 15 s). */
+  timeoutMs?: number;
+  /** Attempts per stream before a job hands it to a fresh job, so a busy stream cannot hog a worker. */
+  batchSize?: number;
+  /** Streams one job sends to at the same time (default 16). */
+  streamsInParallel?: number;
+  now?: () => Date;
+}
+
+export interface WebhookTasks {
+  taskList: { webhook_fanout: Task<"webhook_fanout">; webhook_deliver: Task<"webhook_deliver"> };
+  /** Closes the kept-alive receiver connections; call after the runner has stopped. */
+  close(): void;
+}
+
+async function attempt(
+  delivery: ClaimedDelivery,
+  guard: SsrfGuard,
+  http: WebhookHttpClient,
+  now: Date,
+): Promise<PostResult> {
+  try {
+    const target = await guard.resolveTarget(delivery.url);
+    const body = webhookBody(delivery.event);
+    const headers = createWebhookSigner(delivery.secrets).sign(delivery.eventId, now, body);
+    return await http.post(target, { ...headers }, body);
+  } catch (error) {
+    if (error instanceof WebhookTargetRefusedError)
+      return { error: `refused: ${error.message}`, durationMs: 0 };
+    throw error;
+  }
+}
+
+/**
+ * The webhook tasks. `webhook_deliver` works through each of its streams in event order: it sends the head,
+ * records the attempt, and moves on; after a failure the stream stops until its scheduled wake-up, so a later
+ * event of the same email never overtakes an earlier one. Streams of one job run side by side.
+ */
+export function makeWebhookTasks(deps: WebhookTaskDeps): WebhookTasks {
+  const policy = deps.retryPolicy ?? DEFAULT_RETRY_POLICY;
+  const guard = createSsrfGuard({
+    allowedCidrs: deps.allowedCidrs ?? [],
+    ...(deps.resolve ? { resolve: deps.resolve } : {}),
+  });
+  const http = createWebhookHttpClient(deps.timeoutMs === undefined ? {} : { timeoutMs: deps.timeoutMs });
+  // The lease outlives the slowest attempt (timeout plus resolution and bookkeeping).
+  const leaseMs = (deps.timeoutMs ?? 15_000) + 30_000;
+  const perStream = deps.batchSize ?? 50;
+  const parallel = deps.streamsInParallel ?? 16;
+  const clock = deps.now ?? (() => new Date());
+
+  async function drain(stream: WebhookStream, helpers: JobHelpers): Promise<void> {
+    for (let sent = 0; sent < perStream; sent++) {
+      const claim = await claimStreamHead(deps.pool, stream, clock(), leaseMs);
+      if (claim.kind !== "deliver") return;
+      const result = await attempt(claim.delivery, guard, http, clock());
+      const outcome = await completeAttempt(deps.pool, claim.delivery, result, policy, clock());
+      if (outcome.kind !== "succeeded") {
+        helpers.logger.info(
+          `webhook delivery ${claim.delivery.id} attempt failed (${result.statusCode ?? result.error}): ${outcome.kind}`,
+        );
+      }
+      // A retry's wake-up job is already scheduled; a disabled endpoint has nothing left to send.
+      if (outcome.kind === "retry" || outcome.kind === "disable_endpoint") return;
+    }
+    // Budget spent with work possibly left: a fresh job continues the stream after other queued work.
+    await scheduleStreamWakeups(deps.pool, [stream]);
+  }
+
+  const deliver: Task<"webhook_deliver"> = async (payload, helpers) => {
+    const queue = [...payload.streams];
+    const lane = async () => {
+      for (let stream = queue.shift(); stream !== undefined; stream = queue.shift()) {
+        await drain({ endpointId: payload.endpointId, stream }, helpers);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(parallel, queue.length) }, lane));
+  };
+
+  return {
+    taskList: { webhook_fanout: makeWebhookFanoutTask(deps), webhook_deliver: deliver },
+    close: () => http.close(),
+  };
+}

@@ -1,0 +1,198 @@
+import { randomBytes } from "node:crypto";
+import { withTransaction } from "@mailroom/core/db";
+import {
+  createEndpoint,
+  createSsrfGuard,
+  emitEvents,
+  getDelivery,
+  getEndpoint,
+  listDeliveries,
+  type RetryPolicy,
+  replayDelivery,
+} from "@mailroom/core/webhooks";
+import { Logger, run } from "graphile-worker";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../../../test/support/db.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "../../../test/support/webhook-receiver.ts";
+import { makeWebhookTasks, type WebhookTaskDeps } from "./webhook-deliver.ts";
+
+// The production schedule (0, 5 s, 5 min, …) with milliseconds for its steps.
+const FAST: RetryPolicy = { scheduleMs: [0, 150, 300, 450], disableAfterMs: 60_000, maxRetryAfterMs: 5_000 };
+// Arrival gaps are measured at the receiver; allow for timer granularity only.
+const SLACK_MS = 5;
+
+let db: TestDatabase;
+let receiver: WebhookReceiver;
+let stopWorker: (() => Promise<void>) | undefined;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(async () => {
+  await db.drop();
+});
+afterEach(async () => {
+  await stopWorker?.();
+  stopWorker = undefined;
+  await receiver.close();
+  await db.pool.query("delete from graphile_worker._private_jobs");
+});
+
+/** A real graphile-worker runner with the webhook tasks, a fresh receiver, and one endpoint on it. */
+async function start(options: Partial<WebhookTaskDeps> = {}) {
+  receiver = await startWebhookReceiver();
+  const tasks = makeWebhookTasks({
+    pool: db.pool,
+    retryPolicy: FAST,
+    allowedCidrs: ["127.0.0.0/8"],
+    ...options,
+  });
+  const runner = await run({
+    pgPool: db.pool,
+    concurrency: 4,
+    pollInterval: 20,
+    noHandleSignals: true,
+    crontab: "",
+    logger: new Logger(() => () => {}),
+    taskList: tasks.taskList,
+  });
+  stopWorker = async () => {
+    await runner.stop();
+    tasks.close();
+  };
+  const account = `a-${randomBytes(4).toString("hex")}`;
+  const { endpoint, secret } = await createEndpoint(
+    db.pool,
+    { account, url: `${receiver.origin}/hook` },
+    { ssrf: createSsrfGuard({ allowedCidrs: ["127.0.0.0/8"] }) },
+  );
+  receiver.setSecrets(secret);
+  const emit = (emailId: string, type = "email.queued") =>
+    withTransaction(db.pool, (client) => emitEvents(client, [{ account, type, data: { emailId } }]));
+  const deliveries = async () => {
+    const { data } = await listDeliveries(db.pool, account, endpoint.id);
+    return Promise.all(data.map((d) => getDelivery(db.pool, account, endpoint.id, d.id)));
+  };
+  return { account, endpoint, emit, deliveries };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until<T>(
+  read: () => Promise<T>,
+  accept: (value: T) => boolean,
+  timeoutMs = 5_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (accept(value) || Date.now() > deadline) return value;
+    await sleep(25);
+  }
+}
+
+const gaps = (times: number[]) => times.slice(1).map((t, i) => t - (times[i] as number));
+
+describe("webhook retries (shortened clock)", () => {
+  it("follows the schedule, then gives up without disabling the endpoint", async () => {
+    const { account, endpoint, emit, deliveries } = await start();
+    receiver.respond({ status: 500, body: "x".repeat(5000) });
+    await emit("e1");
+    const requests = await receiver.waitFor(4);
+    gaps(requests.map((r) => r.at)).forEach((gap, i) => {
+      expect(gap).toBeGreaterThanOrEqual((FAST.scheduleMs[i + 1] as number) - SLACK_MS);
+    });
+    expect(new Set(requests.map((r) => r.headers["webhook-id"])).size).toBe(1);
+    const [only] = await until(deliveries, ([d]) => d?.delivery.state === "failed");
+    expect(only?.delivery).toMatchObject({
+      state: "failed",
+      attempts: 4,
+      lastStatusCode: 500,
+      nextAttemptAt: null,
+    });
+    expect(only?.attempts.map((a) => [a.attempt, a.statusCode, a.nextAttemptAt === null])).toEqual([
+      [1, 500, false],
+      [2, 500, false],
+      [3, 500, false],
+      [4, 500, true],
+    ]);
+    expect(only?.attempts[0]?.responseExcerpt).toHaveLength(1024);
+    await sleep(600);
+    expect(receiver.received).toHaveLength(4);
+    expect((await getEndpoint(db.pool, account, endpoint.id)).enabled).toBe(true);
+  });
+
+  it("disables the endpoint on 410 and fails what was pending for it", async () => {
+    const { account, endpoint, emit, deliveries } = await start();
+    receiver.respond({ status: 410 });
+    await emit("e1");
+    await emit("e2");
+    const disabled = await until(
+      () => getEndpoint(db.pool, account, endpoint.id),
+      (e) => !e.enabled,
+    );
+    expect(disabled).toMatchObject({ enabled: false, disabledReason: "the receiver answered 410 Gone" });
+    const all = await until(deliveries, (ds) => ds.every((d) => d.delivery.state === "failed"));
+    expect(all.map((d) => d.delivery.state)).toEqual(["failed", "failed"]);
+    const sent = receiver.received.length;
+    expect(sent).toBeGreaterThanOrEqual(1);
+    await emit("e3");
+    await sleep(400);
+    expect(receiver.received).toHaveLength(sent);
+    expect(await deliveries()).toHaveLength(2);
+  });
+
+  it("waits as long as a 429's Retry-After asks", async () => {
+    const { emit, deliveries } = await start();
+    receiver.respond((_, index) => (index === 0 ? { status: 429, retryAfter: "1" } : { status: 200 }));
+    await emit("e1");
+    const [first, second] = await receiver.waitFor(2, 5_000);
+    expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(1_000 - SLACK_MS);
+    const [only] = await until(deliveries, ([d]) => d?.delivery.state === "succeeded");
+    expect(only?.attempts.map((a) => a.statusCode)).toEqual([429, 200]);
+  });
+
+  it("disables an endpoint that keeps failing for the configured span", async () => {
+    const policy: RetryPolicy = {
+      scheduleMs: [0, 100, 100, 100, 100, 100, 100, 100],
+      disableAfterMs: 350,
+      maxRetryAfterMs: 0,
+    };
+    const { account, endpoint, emit } = await start({ retryPolicy: policy });
+    receiver.respond({ status: 503 });
+    await emit("e1");
+    const disabled = await until(
+      () => getEndpoint(db.pool, account, endpoint.id),
+      (e) => !e.enabled,
+    );
+    expect(disabled.disabledReason).toBe("every delivery failed for 350 ms");
+    // 0, 100, 200, 300 fail inside the span; the attempt at ~400 ms finds it exceeded.
+    expect(receiver.received.length).toBeGreaterThanOrEqual(4);
+    expect(receiver.received.length).toBeLessThan(8);
+  });
+
+  it("times out a receiver that never answers, then retries", async () => {
+    const { emit, deliveries } = await start({ timeoutMs: 300 });
+    receiver.respond((_, index) => (index === 0 ? "hang" : { status: 202 }));
+    await emit("e1");
+    const [only] = await until(deliveries, ([d]) => d?.delivery.state === "succeeded");
+    expect(only?.attempts.map((a) => [a.statusCode, a.error])).toEqual([
+      [null, "timed out after 300 ms"],
+      [202, null],
+    ]);
+    expect(only?.attempts[0]?.durationMs).toBeGreaterThanOrEqual(300 - SLACK_MS);
+  });
+
+  it("replays a delivered event with the same webhook-id", async () => {
+    const { account, endpoint, emit, deliveries } = await start();
+    await emit("e1", "email.delivered");
+    const [done] = await until(deliveries, ([d]) => d?.delivery.state === "succeeded");
+    const replayed = await replayDelivery(db.pool, account, endpoint.id, done?.delivery.id ?? "");
+    expect(replayed.state).toBe("pending");
+    const [first, second] = await receiver.waitFor(2);
+    expect(second?.headers["webhook-id"]).toBe(first?.headers["webhook-id"]);
+    expect(second?.verifiedWith).toHaveLength(1);
+    const [again] = await until(deliveries, ([d]) => d?.delivery.state === "succeeded");
+    expect(again?.delivery.attempts).toBe(2);
+  });
+});

@@ -1,0 +1,132 @@
+import { createMxResolver, type MxResolver } from "./mx-resolver.ts";
+import { failureResult, type SmtpError, toRecipientResults } from "./results.ts";
+import { createSessionPool, type SessionPool, type SessionTarget } from "./session-pool.ts";
+import type { MailTransport, OutboundMessage, RecipientResult } from "./types.ts";
+
+/** Options for delivering straight to each recipient domain's MX hosts. */
+export interface DirectTransportOptions {
+  /** Resolvers as `host:port`; the system's when empty. */
+  dnsServers: readonly string[];
+  /** Sessions open at once per recipient domain; further messages to it wait for a free one. */
+  maxConnectionsPerDomain: number;
+  /** Name sent with EHLO; receivers check it against our reverse DNS. */
+  heloName: string;
+  /** Port of every MX host: 25 in production, a test sink's port in tests. */
+  port?: number;
+  connectTimeoutMs?: number;
+  socketTimeoutMs?: number;
+  dnsTimeoutMs?: number;
+  /** How long an idle session is kept for the next message to the same domain. */
+  idleTimeoutMs?: number;
+  maxMessagesPerConnection?: number;
+}
+
+function domainOf(recipient: string): string | undefined {
+  const at = recipient.lastIndexOf("@");
+  return at > 0 && at < recipient.length - 1 ? recipient.slice(at + 1).toLowerCase() : undefined;
+}
+
+function groupByDomain(recipients: readonly string[]) {
+  const groups = new Map<string, string[]>();
+  const invalid: string[] = [];
+  for (const recipient of recipients) {
+    const domain = domainOf(recipient);
+    if (!domain) invalid.push(recipient);
+    else groups.set(domain, [...(groups.get(domain) ?? []), recipient]);
+  }
+  return { groups, invalid };
+}
+
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Delivers each recipient domain's share of a message to that domain's MX hosts in preference order.
+ * Recipients an MX host defers (a refused or lost connection, a 4xx for the transaction or for them) are
+ * offered to the next host; accepted and permanently refused ones are settled. What is still deferred
+ * after the last host carries that host's reply.
+ */
+export function createDirectTransport(options: DirectTransportOptions): MailTransport {
+  const port = options.port ?? 25;
+  const resolver: MxResolver = createMxResolver({
+    servers: options.dnsServers,
+    timeoutMs: options.dnsTimeoutMs ?? 5_000,
+  });
+  const pool: SessionPool = createSessionPool({
+    maxSessionsPerDomain: options.maxConnectionsPerDomain,
+    heloName: options.heloName,
+    connectTimeoutMs: options.connectTimeoutMs ?? 30_000,
+    socketTimeoutMs: options.socketTimeoutMs ?? 120_000,
+    idleTimeoutMs: options.idleTimeoutMs ?? 5_000,
+    maxMessagesPerSession: options.maxMessagesPerConnection ?? 100,
+  });
+
+  /** One transaction at one address; `undefined` when no session could be had there. */
+  async function attempt(domain: string, target: SessionTarget, message: OutboundMessage, to: string[]) {
+    let lease: Awaited<ReturnType<SessionPool["acquire"]>>;
+    try {
+      lease = await pool.acquire(domain, target);
+    } catch (error) {
+      return { connected: false, results: toRecipientResults(to, { error: error as SmtpError }) };
+    }
+    try {
+      const info = await lease.send({ from: message.envelope.from, to }, message.raw);
+      lease.release(true);
+      return { connected: true, results: toRecipientResults(to, { info }) };
+    } catch (error) {
+      // After a failed transaction the session's state is unknown (MAIL FROM may still be open): drop it.
+      lease.release(false);
+      return { connected: true, results: toRecipientResults(to, { error: error as SmtpError }) };
+    }
+  }
+
+  async function deliverToDomain(domain: string, recipients: string[], message: OutboundMessage) {
+    const route = await resolver.resolveRoute(domain);
+    if (route.kind === "failed") {
+      const { status, code, response } = route;
+      return recipients.map((recipient) => ({ recipient, status, ...(code ? { code } : {}), response }));
+    }
+    const settled: RecipientResult[] = [];
+    let pending = recipients;
+    let deferred: RecipientResult[] = [];
+    for (const host of route.hosts) {
+      let addresses: string[];
+      try {
+        addresses = await resolver.resolveAddresses(host.name);
+      } catch (error) {
+        deferred = pending.map((r) => ({ ...failureResult(r, { message: describe(error) }), mx: host.name }));
+        continue;
+      }
+      if (addresses.length === 0) {
+        const response = `MX host ${host.name} has no address`;
+        deferred = pending.map((recipient) => ({ recipient, status: "temporary", response, mx: host.name }));
+        continue;
+      }
+      // The addresses of one host are alternatives for reaching it; once it answers, move to the next host.
+      for (const address of addresses) {
+        const outcome = await attempt(domain, { address, port, hostname: host.name }, message, pending);
+        const results = outcome.results.map((r) => ({ ...r, mx: host.name }));
+        settled.push(...results.filter((r) => r.status !== "temporary"));
+        deferred = results.filter((r) => r.status === "temporary");
+        pending = deferred.map((r) => r.recipient);
+        if (outcome.connected || pending.length === 0) break;
+      }
+      if (pending.length === 0) break;
+    }
+    return [...settled, ...deferred];
+  }
+
+  return {
+    async send(message) {
+      const { groups, invalid } = groupByDomain(message.envelope.to);
+      const perDomain = await Promise.all(
+        [...groups].map(([domain, recipients]) => deliverToDomain(domain, recipients, message)),
+      );
+      const byRecipient = new Map(perDomain.flat().map((r) => [r.recipient, r]));
+      for (const recipient of invalid) {
+        byRecipient.set(recipient, { recipient, status: "permanent", response: "recipient has no domain" });
+      }
+      return message.envelope.to.flatMap((recipient) => byRecipient.get(recipient) ?? []);
+    },
+    close: () => pool.close(),
+  };
+}

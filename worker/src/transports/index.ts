@@ -1,0 +1,35 @@
+import { createDirectTransport } from "./direct.ts";
+import { createRelayTransport } from "./relay.ts";
+import type { MailTransport } from "./types.ts";
+
+export { createDirectTransport, type DirectTransportOptions } from "./direct.ts";
+export { createRelayTransport, type RelayTransportOptions } from "./relay.ts";
+export type { MailTransport, OutboundMessage, RecipientResult } from "./types.ts";
+
+/** The parts of the program's config that choose and shape the transport. */
+export interface TransportConfig {
+  delivery: { mode: "relay" | "direct"; directMaxConnectionsPerDomain: number };
+  dns: { servers: readonly string[] };
+  smtp: { url: string; hostname: string };
+  worker: { concurrency: number };
+}
+
+/**
+ * The transport `delivery.mode` names: `relay` hands everything to `smtp.url` with as many pooled
+ * connections as the worker runs jobs; `direct` looks up each recipient domain's MX through `dns.servers`
+ * and greets it as `smtp.hostname`.
+ */
+export function createTransport(config: TransportConfig): MailTransport {
+  if (config.delivery.mode === "direct") {
+    return createDirectTransport({
+      dnsServers: config.dns.servers,
+      maxConnectionsPerDomain: config.delivery.directMaxConnectionsPerDomain,
+      heloName: config.smtp.hostname,
+    });
+  }
+  return createRelayTransport({
+    url: config.smtp.url,
+    maxConnections: config.worker.concurrency,
+    heloName: config.smtp.hostname,
+  });
+}

@@ -1,0 +1,181 @@
+import { isIP } from "node:net";
+import SMTPConnection, { type SMTPConnectionSendInfo } from "nodemailer/lib/smtp-connection";
+
+/** One address of one MX host. `hostname` is the MX name, used for SNI and in results. */
+export interface SessionTarget {
+  address: string;
+  port: number;
+  hostname: string;
+}
+
+/** Settings shared by every session of a direct transport. */
+export interface SessionPoolOptions {
+  /** Sessions open at once per destination domain, whether busy or idle. */
+  maxSessionsPerDomain: number;
+  heloName: string;
+  connectTimeoutMs: number;
+  socketTimeoutMs: number;
+  /** How long an idle session is kept for the next message to the same domain. */
+  idleTimeoutMs: number;
+  maxMessagesPerSession: number;
+}
+
+/** A session lent out for one transaction; `release` must be called exactly once. */
+export interface SessionLease {
+  send(envelope: { from: string; to: string[] }, raw: Buffer): Promise<SMTPConnectionSendInfo>;
+  /** Returns the session for reuse, or closes it when the transaction went wrong. */
+  release(reusable: boolean): void;
+}
+
+/** Per-domain pools of open SMTP sessions under a per-domain cap. */
+export interface SessionPool {
+  /** Waits while the domain is at its cap; rejects when the session cannot be opened. */
+  acquire(domain: string, target: SessionTarget): Promise<SessionLease>;
+  close(): Promise<void>;
+}
+
+interface Session {
+  key: string;
+  connection: SMTPConnection;
+  messages: number;
+  closed: boolean;
+  idleTimer?: NodeJS.Timeout;
+}
+
+interface DomainState {
+  open: number;
+  idle: Session[];
+  waiters: Array<() => void>;
+}
+
+function targetKey(target: SessionTarget): string {
+  return `${target.address}|${target.port}`;
+}
+
+/**
+ * Sessions are pooled per destination domain rather than per MX host so that the cap means what a
+ * receiving domain's rate limits mean: at most N connections from us, however its MX hosts are spread.
+ * An idle session to another MX of the domain is given up when a new target needs its slot.
+ */
+export function createSessionPool(options: SessionPoolOptions): SessionPool {
+  const domains = new Map<string, DomainState>();
+  let closed = false;
+
+  const stateOf = (domain: string): DomainState => {
+    let state = domains.get(domain);
+    if (!state) {
+      state = { open: 0, idle: [], waiters: [] };
+      domains.set(domain, state);
+    }
+    return state;
+  };
+
+  const wakeOne = (state: DomainState) => state.waiters.shift()?.();
+
+  const retire = (state: DomainState, session: Session, graceful: boolean) => {
+    if (session.closed) return;
+    session.closed = true;
+    clearTimeout(session.idleTimer);
+    const at = state.idle.indexOf(session);
+    if (at >= 0) state.idle.splice(at, 1);
+    state.open -= 1;
+    if (graceful) session.connection.quit();
+    else session.connection.close();
+    wakeOne(state);
+  };
+
+  const open = (state: DomainState, target: SessionTarget): Promise<Session> =>
+    new Promise((resolve, reject) => {
+      const connection = new SMTPConnection({
+        host: target.address,
+        port: target.port,
+        // SNI needs a name; the MX name is what a receiving server's certificate would carry.
+        ...(isIP(target.hostname) ? {} : { servername: target.hostname }),
+        name: options.heloName,
+        // Opportunistic TLS (RFC 3207 for MX delivery): use STARTTLS when offered, but MX certificates
+        // are rarely valid for their names, and refusing them would only push the mail to plain text.
+        ignoreTLS: true,
+        tls: { rejectUnauthorized: false },
+        connectionTimeout: options.connectTimeoutMs,
+        greetingTimeout: options.connectTimeoutMs,
+        socketTimeout: options.socketTimeoutMs,
+        logger: false,
+      });
+      const session: Session = { key: targetKey(target), connection, messages: 0, closed: false };
+      let settled = false;
+      const fail = (error: Error) => {
+        if (settled) return;
+        settled = true;
+        retire(state, session, false);
+        reject(error);
+      };
+      // Errors after the handshake reach the send callback too; this listener only keeps the count right.
+      connection.on("error", (error: Error) => (settled ? retire(state, session, false) : fail(error)));
+      connection.on("end", () =>
+        settled ? retire(state, session, false) : fail(new Error("connection closed before the greeting")),
+      );
+      connection.connect((error) => {
+        if (error) return fail(error);
+        if (settled) return;
+        settled = true;
+        resolve(session);
+      });
+    });
+
+  const lease = (state: DomainState, session: Session): SessionLease => ({
+    send: (envelope, raw) =>
+      new Promise((resolve, reject) => {
+        session.connection.send(envelope, raw, (error, info) =>
+          error || !info ? reject(error) : resolve(info),
+        );
+      }),
+    release(reusable) {
+      session.messages += 1;
+      if (!reusable || closed || session.closed || session.messages >= options.maxMessagesPerSession) {
+        retire(state, session, reusable);
+        return;
+      }
+      session.idleTimer = setTimeout(() => retire(state, session, true), options.idleTimeoutMs);
+      session.idleTimer.unref();
+      state.idle.push(session);
+      wakeOne(state);
+    },
+  });
+
+  return {
+    async acquire(domain, target) {
+      const state = stateOf(domain);
+      const key = targetKey(target);
+      let waited = false;
+      for (;;) {
+        if (closed) throw new Error("transport closed");
+        const reusable = state.idle.find((s) => s.key === key);
+        if (reusable) {
+          clearTimeout(reusable.idleTimer);
+          state.idle.splice(state.idle.indexOf(reusable), 1);
+          return lease(state, reusable);
+        }
+        if (state.open < options.maxSessionsPerDomain) break;
+        const other = state.idle[0];
+        if (other) {
+          retire(state, other, true);
+          break;
+        }
+        // A waiter that lost its turn to a newcomer goes back to the front of the queue, not the end.
+        await new Promise<void>((resolve) =>
+          waited ? state.waiters.unshift(resolve) : state.waiters.push(resolve),
+        );
+        waited = true;
+      }
+      state.open += 1;
+      return lease(state, await open(state, target));
+    },
+    async close() {
+      closed = true;
+      for (const state of domains.values()) {
+        for (const session of [...state.idle]) retire(state, session, true);
+        for (const waiter of state.waiters.splice(0)) waiter();
+      }
+    },
+  };
+}

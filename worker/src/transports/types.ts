@@ -1,0 +1,29 @@
+/** A message ready for the wire: the envelope and the exact (already DKIM-signed) bytes to hand over. */
+export interface OutboundMessage {
+  envelope: { from: string; to: string[] };
+  raw: Buffer;
+  /** The `Message-ID` header value, carried for logs and for recognising a repeated handover. */
+  messageId: string;
+}
+
+/**
+ * What happened to one recipient. `temporary` is worth retrying (4xx, connection or DNS trouble);
+ * `permanent` is not (5xx, null MX, a domain that does not exist).
+ */
+export interface RecipientResult {
+  recipient: string;
+  status: "accepted" | "temporary" | "permanent";
+  /** The SMTP reply code, when a server gave one. */
+  code?: number;
+  /** The server's reply, or a description of the local failure (refused connection, DNS error). */
+  response: string;
+  /** The MX host that gave this outcome (direct delivery only). */
+  mx?: string;
+}
+
+/** Sends messages and reports per recipient; never throws for an SMTP or network failure. */
+export interface MailTransport {
+  send(message: OutboundMessage): Promise<RecipientResult[]>;
+  /** Closes idle pooled connections at once and busy ones when their transaction ends; later sends fail. */
+  close(): Promise<void>;
+}
