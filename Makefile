@@ -5,7 +5,7 @@ NPM ?= npm
 STAMP := node_modules/.mailroom-install-stamp
 WORKSPACE_MANIFESTS := $(wildcard core/package.json api/package.json worker/package.json operator/package.json cli/package.json)
 
-.PHONY: help install run test lint format typecheck check-generated clean
+.PHONY: help install run test bench lint format typecheck check-generated clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  \033[36m%-16s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -25,6 +25,10 @@ test: $(STAMP) ## Run the whole test suite: lint, type check, generated-file dri
 	$(NPM) run --silent typecheck
 	@$(MAKE) --no-print-directory check-generated
 	$(NPM) test
+
+bench: $(STAMP) ## Benchmarks against same-run baselines; writes BENCHMARKS.md (takes a few minutes)
+	$(NPM) exec --no -- node bench/send.ts
+	$(NPM) exec --no -- node bench/webhooks.ts
 
 lint: $(STAMP) ## Lint and format check (Biome)
 	$(NPM) run --silent lint

@@ -8,6 +8,8 @@ export interface ApiDeps {
   pool: Pool;
   logger: Logger;
   metrics: Metrics;
+  /** Key-encryption key for DKIM private keys at rest. */
+  kek: Buffer;
   /** The clock, injectable so key expiry can be tested without waiting 30 days. */
   now?: () => Date;
 }

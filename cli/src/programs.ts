@@ -1,7 +1,8 @@
 import { readTlsFiles, startApiServer, type TlsMaterial } from "@mailroom/api";
 import type { Config } from "@mailroom/core/config";
+import { loadKek } from "@mailroom/core/domains";
 import { createMetrics, type Logger, startInternalServer } from "@mailroom/core/telemetry";
-import { createSmtpTransport, startWorker } from "@mailroom/worker";
+import { createSigner, createTransport, startWorker } from "@mailroom/worker";
 import { openPool } from "./database.ts";
 
 export interface Program {
@@ -19,11 +20,24 @@ async function databaseReady(pool: { query(sql: string): Promise<unknown> }): Pr
   }
 }
 
+/** The key-encryption key the api and worker need; refuses to go on without one, saying how to set it. */
+export async function requireKek(config: Config): Promise<Buffer> {
+  const kek = await loadKek(config);
+  if (!kek) {
+    throw new Error(
+      "no key-encryption key for DKIM private keys: set MAILROOM_KEY_ENCRYPTION_KEY (32 bytes, base64, e.g. " +
+        "`openssl rand -base64 32`) or MAILROOM_KEY_ENCRYPTION_KEY_FILE",
+    );
+  }
+  return kek;
+}
+
 /** The API program: HTTPS server plus its internal metrics/health port. */
 export async function startApiProgram(
   config: Config,
   databaseUrl: string,
   logger: Logger,
+  kek: Buffer,
   tls?: TlsMaterial,
 ): Promise<Program> {
   const pool = openPool(config, databaseUrl, "mailroom-api", (e) =>
@@ -37,7 +51,7 @@ export async function startApiProgram(
     );
   }
   const server = await startApiServer(
-    { config, pool, logger: logger.child({ program: "api" }), metrics },
+    { config, pool, logger: logger.child({ program: "api" }), metrics, kek },
     material,
   );
   const internal = await startInternalServer({
@@ -64,6 +78,7 @@ export async function startWorkerProgram(
   config: Config,
   databaseUrl: string,
   logger: Logger,
+  kek: Buffer,
 ): Promise<Program> {
   // Each concurrent job holds a client while it records its outcome; keep a few spare for the runner itself.
   const pool = openPool(
@@ -79,15 +94,13 @@ export async function startWorkerProgram(
     (e) => logger.warn({ err: e }, "idle client error"),
   );
   const metrics = createMetrics("worker");
-  const transport = createSmtpTransport(config.smtp.url, {
-    maxConnections: Math.min(10, config.worker.concurrency),
-  });
   const worker = await startWorker({
     config,
     pool,
     logger: logger.child({ program: "worker" }),
     metrics,
-    transport,
+    transport: createTransport(config),
+    signer: createSigner(pool, kek),
   });
   const internal = await startInternalServer({
     host: config.internalHost,
@@ -96,9 +109,11 @@ export async function startWorkerProgram(
     ready: () => databaseReady(pool),
   });
   const smtpTarget = new URL(config.smtp.url);
+  const via =
+    config.delivery.mode === "direct" ? "recipients' MX hosts" : `${smtpTarget.protocol}//${smtpTarget.host}`;
   return {
     describe: [
-      `Worker     delivering via ${smtpTarget.protocol}//${smtpTarget.host}`,
+      `Worker     delivering via ${via}`,
       `Worker metrics http://${config.internalHost}:${internal.port}/metrics`,
     ],
     stop: async () => {

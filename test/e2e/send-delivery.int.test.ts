@@ -55,7 +55,10 @@ describe("send → SMTP, end to end", () => {
     expect(res.json.status).toBe("queued");
     const id = String(res.json.messageId);
     const row = await waitForStatus(id, "delivered");
-    expect(String(row.last_smtp_response)).toMatch(/^250 /);
+    expect(row.recipient_results).toEqual({
+      "zoe@example.test": { status: "accepted", code: 250, response: expect.stringMatching(/^250 /) },
+      "ops@example.test": { status: "accepted", code: 250, response: expect.stringMatching(/^250 /) },
+    });
 
     const [message] = await sink.waitFor(1);
     if (!message) throw new Error("no message");

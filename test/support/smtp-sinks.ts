@@ -50,7 +50,9 @@ const accept = (): SinkAnswer => ({ code: 250 });
 
 function refusal(answer: SinkAnswer): Error | null {
   if (answer.code === 250) return null;
-  const error = new Error("message" in answer ? answer.message : "refused") as Error & { responseCode: number };
+  const error = new Error("message" in answer ? answer.message : "refused") as Error & {
+    responseCode: number;
+  };
   error.responseCode = answer.code;
   return error;
 }

@@ -6,10 +6,13 @@ import { type ApiServer, startApiServer } from "../../api/src/index.ts";
 import { type Config, loadConfig } from "../../core/src/config/index.ts";
 import { createLogger, createMetrics, type Logger, type Metrics } from "../../core/src/telemetry/index.ts";
 import { ensureLocalCertificates } from "../../core/src/tls/index.ts";
-import { createSmtpTransport } from "../../worker/src/index.ts";
+import { createSigner, createTransport } from "../../worker/src/index.ts";
 import { startWorker, type WorkerHandle } from "../../worker/src/runner.ts";
 import type { TestDatabase } from "./db.ts";
 import { httpsRequest } from "./https.ts";
+
+/** The key-encryption key every test stack shares, so API-created domains can be signed by the worker. */
+export const TEST_KEK = Buffer.alloc(32, 7);
 
 /** Collects every log line a logger writes, so tests can assert what never appears in logs. */
 export function captureLogs(): { lines: string[]; logger: Logger } {
@@ -51,6 +54,7 @@ export async function startApiStack(
       pool: db.pool,
       logger: options.logger ?? createLogger({ level: "silent", name: "test" }),
       metrics,
+      kek: TEST_KEK,
       ...(options.now ? { now: options.now } : {}),
     },
     { cert: await readFile(tls.certFile), key: await readFile(tls.keyFile) },
@@ -89,7 +93,8 @@ export async function startWorkerStack(
       pool: db.pool,
       logger: createLogger({ level: "silent", name: "test-worker" }),
       metrics,
-      transport: createSmtpTransport(config.smtp.url, { maxConnections: 2 }),
+      transport: createTransport(config),
+      signer: createSigner(db.pool, TEST_KEK),
     },
     { pollIntervalMs: 200 },
   );

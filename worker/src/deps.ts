@@ -1,7 +1,8 @@
 import type { Config } from "@mailroom/core/config";
 import type { Pool } from "@mailroom/core/db";
 import type { Logger, Metrics } from "@mailroom/core/telemetry";
-import type { Transporter } from "./transport.ts";
+import type { Signer } from "./signing.ts";
+import type { MailTransport } from "./transports/index.ts";
 
 /** What the worker's tasks need, passed in. */
 export interface WorkerDeps {
@@ -9,5 +10,6 @@ export interface WorkerDeps {
   pool: Pool;
   logger: Logger;
   metrics: Metrics;
-  transport: Transporter;
+  transport: MailTransport;
+  signer: Signer;
 }

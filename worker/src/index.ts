@@ -1,3 +1,4 @@
 export type { WorkerDeps } from "./deps.ts";
 export { startWorker, type WorkerHandle } from "./runner.ts";
-export { createSmtpTransport, type Transporter } from "./transport.ts";
+export { createSigner, type Signer } from "./signing.ts";
+export { createTransport, type MailTransport } from "./transports/index.ts";

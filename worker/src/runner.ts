@@ -49,7 +49,7 @@ export async function startWorker(
     stop: async () => {
       await runner.stop();
       webhooks.close();
-      deps.transport.close();
+      await deps.transport.close();
     },
   };
 }

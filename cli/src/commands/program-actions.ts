@@ -3,7 +3,7 @@ import { createLogger, startTracing } from "@mailroom/core/telemetry";
 import { loadProgramConfig } from "../config.ts";
 import { openDatabase } from "../database.ts";
 import { say, step } from "../output.ts";
-import { startApiProgram, startWorkerProgram } from "../programs.ts";
+import { requireKek, startApiProgram, startWorkerProgram } from "../programs.ts";
 import { stopOnSignal } from "./lifecycle.ts";
 
 /** `mailroom api` / `mailroom worker`: one production program, stopped gracefully on SIGTERM. */
@@ -15,9 +15,10 @@ export async function runProgram(name: "api" | "worker"): Promise<void> {
     exporter: config.telemetry.exporter,
     otlpEndpoint: config.telemetry.otlpEndpoint,
   });
+  const kek = await requireKek(config);
   const db = await openDatabase(config, step);
   const start = name === "api" ? startApiProgram : startWorkerProgram;
-  const running = await start(config, db.url, logger);
+  const running = await start(config, db.url, logger, kek);
   for (const line of running.describe) say(line);
   stopOnSignal([() => running.stop(), () => db.stop(), () => tracing.shutdown()]);
 }

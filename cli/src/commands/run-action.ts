@@ -1,7 +1,9 @@
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { readTlsFiles } from "@mailroom/api";
 import type { Config } from "@mailroom/core/config";
 import { migrate } from "@mailroom/core/db";
+import { ensureLocalKek, loadKek } from "@mailroom/core/domains";
 import { createLogger, type Logger, startTracing } from "@mailroom/core/telemetry";
 import { ensureLocalCertificates } from "@mailroom/core/tls";
 import { loadProgramConfig } from "../config.ts";
@@ -88,11 +90,21 @@ async function startAll(config: Config, logger: Logger, stops: Array<() => Promi
       ? await startSmtpCapture({ host: "127.0.0.1", port: config.smtp.capturePort, inboxDir })
       : undefined;
   if (capture) stops.push(() => capture.close());
-  const worker = await startWorkerProgram(config, db.url, logger);
+  const kek = await localKek(config);
+  const worker = await startWorkerProgram(config, db.url, logger, kek);
   stops.push(() => worker.stop());
-  const api = await startApiProgram(config, db.url, logger, await readTlsFiles(tls));
+  const api = await startApiProgram(config, db.url, logger, kek, await readTlsFiles(tls));
   stops.push(() => api.stop());
   return { api, worker, capture, tls, inboxDir };
+}
+
+/** The configured key-encryption key, else the local one under the data directory (created once). */
+async function localKek(config: Config): Promise<Buffer> {
+  const configured = await loadKek(config);
+  if (configured) return configured;
+  const { file, created } = await ensureLocalKek(config.dataDir);
+  if (created) step(`created a key-encryption key for DKIM keys at ${file}`);
+  return Buffer.from((await readFile(file, "utf8")).trim(), "base64");
 }
 
 /** A path as short as it can be shown: relative when under the working directory. */

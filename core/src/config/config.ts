@@ -58,8 +58,9 @@ const envSchema = z.object({
   MAILROOM_RETRY_HORIZON_SECONDS: z.coerce
     .number()
     .int()
-    .min(60)
+    .min(1)
     .default(3 * 24 * 3600),
+  MAILROOM_RETRY_BASE_SECONDS: z.coerce.number().min(0.1).default(60),
   MAILROOM_DNS_SERVERS: z
     .string()
     .regex(/^\s*[^,\s]+(\s*,\s*[^,\s]+)*\s*$/, "a comma-separated list of host:port")
@@ -134,7 +135,11 @@ function buildConfig(e: z.infer<typeof envSchema>) {
     delivery: {
       mode: e.MAILROOM_DELIVERY_MODE,
       directMaxConnectionsPerDomain: e.MAILROOM_DIRECT_MAX_CONNECTIONS_PER_DOMAIN,
-      retryHorizonSeconds: e.MAILROOM_RETRY_HORIZON_SECONDS,
+      retry: {
+        baseDelaySeconds: e.MAILROOM_RETRY_BASE_SECONDS,
+        maxDelaySeconds: 4 * 3600,
+        horizonSeconds: e.MAILROOM_RETRY_HORIZON_SECONDS,
+      },
     },
     dns: {
       servers: (e.MAILROOM_DNS_SERVERS ?? "")

@@ -34,15 +34,20 @@ export function createPool(options: PoolOptions): Pool {
 /** Runs `fn` in a transaction on one client, committing on success and rolling back on any error. */
 export async function withTransaction<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  let result: T;
   try {
     await client.query("begin");
-    const result = await fn(client);
+    result = await fn(client);
     await client.query("commit");
-    return result;
   } catch (error) {
-    await client.query("rollback").catch(() => {});
+    // A client whose rollback fails (its connection broke) is destroyed, not returned to the pool.
+    const broken = await client.query("rollback").then(
+      () => undefined,
+      (rollbackError: Error) => rollbackError,
+    );
+    client.release(broken);
     throw error;
-  } finally {
-    client.release();
   }
+  client.release();
+  return result;
 }

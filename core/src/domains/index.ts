@@ -19,6 +19,7 @@ export {
   type SignOptions,
   signMessage,
 } from "./dkim-sign.ts";
+export { ensureLocalKek, loadKek } from "./kek.ts";
 export { type RecheckDeps, recheckDueDomains, verifyDomain } from "./recheck.ts";
 export {
   buildDnsRecords,

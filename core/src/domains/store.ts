@@ -3,6 +3,7 @@ import type { DatabaseError } from "pg";
 import type { Pool, PoolClient, Queryable } from "../db/pool.ts";
 import { withTransaction } from "../db/pool.ts";
 import { MailroomError } from "../errors/index.ts";
+import { emitEvents } from "../webhooks/outbox.ts";
 import { decryptSecret, encryptSecret } from "./crypto.ts";
 import { generateDkimKey, makeSelectors, type SigningKey } from "./dkim.ts";
 import { buildDnsRecords, normalizeDomainName, type RecordOptions, returnPathDomainFor } from "./records.ts";
@@ -164,10 +165,12 @@ export async function recordVerification(
   now: Date = new Date(),
 ): Promise<VerificationOutcome | undefined> {
   const previous = await withTransaction(pool, async (client) => {
-    const { rows } = await client.query<{ status: VerificationStatus; created_at: Date }>(
-      `select status, created_at from domains where id = $1 for update`,
-      [domainId],
-    );
+    const { rows } = await client.query<{
+      status: VerificationStatus;
+      created_at: Date;
+      account: string;
+      name: string;
+    }>(`select status, created_at, account, name from domains where id = $1 for update`, [domainId]);
     const locked = rows[0];
     if (!locked) return undefined;
     const { rows: required } = await client.query<{ purpose: string; name: string }>(
@@ -188,24 +191,41 @@ export async function recordVerification(
     }
     const status = deriveDomainStatus(locked.status, checks);
     const next = nextCheckAt(status, locked.created_at, now);
+    let final: VerificationStatus = status;
+    let reason: string | null = null;
     if (status !== "verified") {
       await setDomainStatus(client, domainId, status, null, now, next);
-      return locked.status;
+    } else {
+      await client.query("savepoint claim");
+      try {
+        await setDomainStatus(client, domainId, status, null, now, next);
+      } catch (error) {
+        if ((error as DatabaseError).code !== "23505") throw error;
+        await client.query("rollback to savepoint claim");
+        final = "failed";
+        reason = CLAIMED_ELSEWHERE;
+        await setDomainStatus(
+          client,
+          domainId,
+          "failed",
+          reason,
+          now,
+          nextCheckAt("failed", locked.created_at, now),
+        );
+      }
     }
-    await client.query("savepoint claim");
-    try {
-      await setDomainStatus(client, domainId, status, null, now, next);
-    } catch (error) {
-      if ((error as DatabaseError).code !== "23505") throw error;
-      await client.query("rollback to savepoint claim");
-      await setDomainStatus(
-        client,
-        domainId,
-        "failed",
-        CLAIMED_ELSEWHERE,
-        now,
-        nextCheckAt("failed", locked.created_at, now),
-      );
+    // The event is written with the status change it reports (outbox), so neither exists without the other.
+    if ((final === "verified" || final === "failed") && final !== locked.status) {
+      const failedRecords = checks
+        .filter((c) => c.status === "failed")
+        .map((c) => ({ name: c.name, reason: c.reason }));
+      await emitEvents(client, [
+        {
+          account: locked.account,
+          type: `domain.${final}`,
+          data: { domainId, domain: locked.name, status: final, reason, failedRecords },
+        },
+      ]);
     }
     return locked.status;
   });

@@ -21,6 +21,12 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
+/** Errors caused by what an item holds (SQLSTATE class 22 data exception, 23 integrity), not by the database. */
+function isItemError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === "string" && /^2[23]/.test(code);
+}
+
 /**
  * Group commit for single sends. A commit with its NOTIFY costs about the same for one email as for fifty,
  * so concurrent requests share transactions: at low load a request commits alone at once; under load,
@@ -30,33 +36,37 @@ interface Pending {
 export function createAcceptQueue(pool: Pool, options: AcceptQueueOptions): AcceptQueue {
   const queue: Pending[] = [];
   let active = 0;
-  const pump = () => {
-    while (active < options.concurrency && queue.length > 0) {
-      const batch = queue.splice(0, options.maxBatch);
-      active += 1;
-      withTransaction(pool, (client) =>
+  const commit = async (batch: Pending[]): Promise<void> => {
+    try {
+      const results = await withTransaction(pool, (client) =>
         acceptEmails(
           client,
           options,
           batch.map((p) => p.item),
         ),
-      )
-        .then(
-          (results) => {
-            batch.forEach((p, i) => {
-              const result = results[i];
-              if (result) p.resolve(result);
-              else p.reject(new Error("acceptEmails returned fewer results than items"));
-            });
-          },
-          (error: unknown) => {
-            for (const p of batch) p.reject(error);
-          },
-        )
-        .finally(() => {
-          active -= 1;
-          pump();
-        });
+      );
+      batch.forEach((p, i) => {
+        const result = results[i];
+        if (result) p.resolve(result);
+        else p.reject(new Error("acceptEmails returned fewer results than items"));
+      });
+    } catch (error) {
+      // One item's data error must not fail the requests that shared its transaction: retry each alone.
+      if (batch.length > 1 && isItemError(error)) {
+        await Promise.all(batch.map((p) => commit([p])));
+        return;
+      }
+      for (const p of batch) p.reject(error);
+    }
+  };
+  const pump = () => {
+    while (active < options.concurrency && queue.length > 0) {
+      const batch = queue.splice(0, options.maxBatch);
+      active += 1;
+      void commit(batch).finally(() => {
+        active -= 1;
+        pump();
+      });
     }
   };
   return {

@@ -1,6 +1,14 @@
 export { type AcceptOptions, type AcceptRequest, acceptEmails } from "./accept.ts";
 export { formatMailbox, type Mailbox, parseAddress, parseMailbox } from "./address.ts";
-export { type Claimed, claimForDelivery, type DeliveryOutcome, recordDeliveryOutcome } from "./delivery.ts";
+export {
+  type AttemptResult,
+  type Claimed,
+  claimForDelivery,
+  type RecipientOutcome,
+  type RetryPolicy,
+  recordAttempt,
+  retryDelaySeconds,
+} from "./delivery.ts";
 export { appendEvents, listEvents } from "./events.ts";
 export { type AcceptQueue, type AcceptQueueOptions, createAcceptQueue } from "./group-commit.ts";
 export { cancelEmail, type EmailFilter, isEmailId, listEmails, rescheduleEmail } from "./log.ts";

@@ -132,3 +132,26 @@ export function validateScheduledAt(value: string | undefined, now: Date): Date 
     throw invalid("scheduledAt", "at most 30 days ahead");
   return at;
 }
+
+/**
+ * Refuses strings Postgres cannot store or that no mail system should carry: NUL anywhere, and lone UTF-16
+ * surrogates (not well-formed Unicode). Walks the whole body, so a template's variables are covered too.
+ */
+export function assertStorableStrings(value: unknown, path = "body"): void {
+  if (typeof value === "string") {
+    if (!value.isWellFormed()) throw invalid(path, "holds a lone surrogate (invalid UTF-16)");
+    if (value.includes("\u0000")) throw invalid(path, "must not contain NUL");
+    return;
+  }
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) assertStorableStrings(item, `${path}[${i}]`);
+    return;
+  }
+  if (value && typeof value === "object") {
+    for (const [key, item] of Object.entries(value)) {
+      const child = path === "body" ? key : `${path}.${key}`;
+      assertStorableStrings(key, child);
+      assertStorableStrings(item, child);
+    }
+  }
+}

@@ -4,6 +4,7 @@ import { MailroomError } from "../errors/index.ts";
 import { formatMailbox, parseMailbox } from "./address.ts";
 import {
   type AttachmentInput,
+  assertStorableStrings,
   HEADER_BREAK,
   invalid,
   validateAttachments,
@@ -73,6 +74,7 @@ export function resolveIdempotencyKey(bodyKey: string | undefined, headerKey: st
 
 /** The template a send names, if any; refuses a request that also gives subject, html or text. */
 export function requestedTemplate(body: SendRequestBody): SendRequestBody["template"] {
+  assertStorableStrings(body);
   if (body.template && (body.subject !== undefined || body.html !== undefined || body.text !== undefined)) {
     throw invalid("template", "give a template or subject/html/text, not both");
   }

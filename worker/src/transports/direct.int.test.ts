@@ -1,6 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startDnsServer, type TestDnsServer } from "../../../test/support/dns-server.ts";
-import { type CountingSmtpSink, type SinkOptions, startCountingSink } from "../../../test/support/smtp-sinks.ts";
+import {
+  type CountingSmtpSink,
+  type SinkOptions,
+  startCountingSink,
+} from "../../../test/support/smtp-sinks.ts";
 import { createDirectTransport } from "./direct.ts";
 import type { MailTransport, OutboundMessage } from "./types.ts";
 
@@ -51,7 +55,9 @@ function publishMx(domain: string, ...hosts: Array<[number, string, string]>) {
 }
 
 function message(to: string[]): OutboundMessage {
-  const raw = Buffer.from(`From: app@sender.test\r\nTo: ${to.join(", ")}\r\nSubject: direct\r\n\r\nHello.\r\n`);
+  const raw = Buffer.from(
+    `From: app@sender.test\r\nTo: ${to.join(", ")}\r\nSubject: direct\r\n\r\nHello.\r\n`,
+  );
   return { envelope: { from: "bounces@sender.test", to }, raw, messageId: "<d1@sender.test>" };
 }
 

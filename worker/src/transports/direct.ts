@@ -60,7 +60,7 @@ export function createDirectTransport(options: DirectTransportOptions): MailTran
     maxMessagesPerSession: options.maxMessagesPerConnection ?? 100,
   });
 
-  /** One transaction at one address; `undefined` when no session could be had there. */
+  /** One transaction at one address; `connected` is false when no session could be had there. */
   async function attempt(domain: string, target: SessionTarget, message: OutboundMessage, to: string[]) {
     let lease: Awaited<ReturnType<SessionPool["acquire"]>>;
     try {

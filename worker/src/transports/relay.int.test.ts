@@ -4,7 +4,11 @@ import os from "node:os";
 import path from "node:path";
 import { ensureLocalCertificates } from "@mailroom/core/tls";
 import { afterEach, describe, expect, it } from "vitest";
-import { type CountingSmtpSink, type SinkOptions, startCountingSink } from "../../../test/support/smtp-sinks.ts";
+import {
+  type CountingSmtpSink,
+  type SinkOptions,
+  startCountingSink,
+} from "../../../test/support/smtp-sinks.ts";
 import { createRelayTransport } from "./relay.ts";
 import type { MailTransport, OutboundMessage } from "./types.ts";
 
@@ -56,12 +60,15 @@ describe("relay transport", () => {
     expect(results[1]?.response).toContain("greylisted");
     expect(results[2]?.response).toContain("no such user");
     expect(sink.messages.map((m) => m.envelope.to)).toEqual([["ok@a.test", "ok2@b.test"]]);
+    expect(sink.messages[0]?.helo).toBe("mailroom.test");
   });
 
   it("reports every recipient when the relay refuses all of them", async () => {
     const { sink, transport } = await relayTo();
     sink.answerRecipient = (to) =>
-      to.startsWith("full") ? { code: 452, message: "4.2.2 mailbox full" } : { code: 550, message: "5.1.1 unknown" };
+      to.startsWith("full")
+        ? { code: 452, message: "4.2.2 mailbox full" }
+        : { code: 550, message: "5.1.1 unknown" };
     const results = await transport.send(message(["full@a.test", "gone@a.test"]));
     expect(results.map((r) => [r.status, r.code])).toEqual([
       ["temporary", 452],
@@ -120,7 +127,9 @@ describe("relay transport", () => {
 
   it("reuses at most maxConnections pooled connections for concurrent sends", async () => {
     const { sink, transport } = await relayTo({ dataDelayMs: 50 });
-    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => transport.send(message([`r${i}@a.test`]))));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => transport.send(message([`r${i}@a.test`]))),
+    );
     expect(results.flat().every((r) => r.status === "accepted")).toBe(true);
     expect(sink.messages).toHaveLength(8);
     expect(sink.connections).toBe(2);
@@ -155,7 +164,11 @@ describe("relay transport", () => {
 
     it("speaks TLS from the first byte on smtps://", async () => {
       await setup();
-      const { sink, transport } = await relayTo({ secure: true, ...tls }, (s) => `smtps://127.0.0.1:${s.port}`, ca);
+      const { sink, transport } = await relayTo(
+        { secure: true, ...tls },
+        (s) => `smtps://127.0.0.1:${s.port}`,
+        ca,
+      );
       const [result] = await transport.send(message(["ok@a.test"]));
       expect(result?.status).toBe("accepted");
       expect(sink.messages[0]?.secure).toBe(true);
@@ -171,7 +184,11 @@ describe("relay transport", () => {
       await sink?.close();
 
       const badLogin = (s: CountingSmtpSink) => `smtp://relay-user:wrong@127.0.0.1:${s.port}`;
-      const { sink: second, transport: wrong } = await relayTo({ starttls: true, auth, ...tls }, badLogin, ca);
+      const { sink: second, transport: wrong } = await relayTo(
+        { starttls: true, auth, ...tls },
+        badLogin,
+        ca,
+      );
       const [rejected] = await wrong.send(message(["ok@a.test"]));
       expect(rejected).toMatchObject({ status: "temporary", code: 535 });
       expect(second.messages).toHaveLength(0);

@@ -94,7 +94,7 @@ export function createSessionPool(options: SessionPoolOptions): SessionPool {
         name: options.heloName,
         // Opportunistic TLS (RFC 3207 for MX delivery): use STARTTLS when offered, but MX certificates
         // are rarely valid for their names, and refusing them would only push the mail to plain text.
-        ignoreTLS: true,
+        opportunisticTLS: true,
         tls: { rejectUnauthorized: false },
         connectionTimeout: options.connectTimeoutMs,
         greetingTimeout: options.connectTimeoutMs,

@@ -23,6 +23,7 @@ beforeAll(async () => {
     pool: db.pool,
     logger: createLogger({ level: "silent", name: "test" }),
     metrics: createMetrics("api"),
+    kek: Buffer.alloc(32, 1),
   };
   app = buildApp(deps);
   await app.ready();

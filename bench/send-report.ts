@@ -1,0 +1,165 @@
+/** Figures and the BENCHMARKS.md section of bench/send.ts. */
+import os from "node:os";
+import { emailsPerRequest, type LoadReport, type PhaseStats, type ScenarioKind } from "./send-protocol.ts";
+
+export const SECTION_HEADING = "## Sending API (make bench)";
+
+export const TARGETS = { sendRatio: 1.0, sendP99Ms: 50, batchEmailsPerSec: 20_000, apiRssMb: 150 };
+
+export interface RowCheck {
+  ok: boolean;
+  /** Rows the table gained over the measured phase. */
+  added: number;
+  /** Emails the 2xx answers reported (2xx × emails per request when every answer is as expected). */
+  reported: number;
+  /** Rows of requests written but unanswered when the clock stopped (they may commit after it). */
+  cutOff: number;
+  problem?: string;
+}
+
+export interface ScenarioResult {
+  kind: ScenarioKind;
+  label: string;
+  load: Omit<LoadReport, "ids">;
+  ok2xx: number;
+  server: PhaseStats;
+  loadCpuMs: number;
+  /** Our Postgres server's CPU over the phase, when measurable (embedded server on Linux). */
+  postgresCpuMs?: number;
+  machineBusy: number;
+  rows: RowCheck;
+}
+
+export interface RunInfo {
+  date: Date;
+  command: string;
+  database: string;
+  connections: number;
+  seconds: number;
+  warmupSeconds: number;
+  poolSize: number;
+  logLevel: string;
+  loadBefore: number[];
+  loadAfter: number[];
+}
+
+const int = (n: number) => Math.round(n).toLocaleString("en-US");
+const ms = (n: number) => (n < 10 ? n.toFixed(1) : n.toFixed(0));
+const pct = (n: number) => `${Math.round(n * 100)} %`;
+const mark = (ok: boolean) => (ok ? "✓" : "✗ missed");
+
+const postgresCpu = (r: ScenarioResult) =>
+  r.postgresCpuMs === undefined ? "n/a" : pct(r.postgresCpuMs / 1000 / r.load.seconds);
+
+export const reqPerSec = (r: ScenarioResult) => r.ok2xx / r.load.seconds;
+export const emailsPerSec = (r: ScenarioResult) => (r.ok2xx * emailsPerRequest(r.kind)) / r.load.seconds;
+
+/** Non-2xx answers and transport errors, as `none` or `429×3, errors 2`. */
+function failures(r: ScenarioResult): string {
+  const codes = Object.entries(r.load.statusCounts)
+    .filter(([code]) => !code.startsWith("2"))
+    .map(([code, count]) => `${code}×${count}`);
+  if (r.load.errors > 0) codes.push(`errors ${r.load.errors}`);
+  if (r.load.timeouts > 0) codes.push(`timeouts ${r.load.timeouts}`);
+  return codes.length === 0 ? "none" : codes.join(", ");
+}
+
+function rowsCell(r: ScenarioResult): string {
+  const per = emailsPerRequest(r.kind);
+  const cut = r.rows.cutOff > 0 ? ` (+${int(r.rows.cutOff)} cut off)` : "";
+  if (!r.rows.ok) return `✗ ${r.rows.problem ?? "mismatch"}`;
+  return `✓ ${int(r.rows.reported)} = 2xx${per > 1 ? ` × ${per}` : ""}${cut}`;
+}
+
+/** One progress line, printed as each scenario ends. */
+export function summaryLine(r: ScenarioResult): string {
+  return (
+    `  ${r.label}: ${int(reqPerSec(r))} req/s, ${int(emailsPerSec(r))} emails/s, p50 ${ms(r.load.latency.p50)} ms, ` +
+    `p99 ${ms(r.load.latency.p99)} ms, non-2xx ${failures(r)}, rows ${rowsCell(r)}, ` +
+    `server RSS peak ${r.server.rssPeakMb.toFixed(0)} MB, server CPU ${pct(r.server.cpuMs / 1000 / r.server.seconds)}, ` +
+    `load-gen CPU ${pct(r.loadCpuMs / 1000 / r.load.seconds)}, Postgres CPU ${postgresCpu(r)}, ` +
+    `machine ${pct(r.machineBusy)} busy`
+  );
+}
+
+export interface Verdict {
+  ratio: number;
+  lines: string[];
+  allMet: boolean;
+}
+
+export function verdict(results: ScenarioResult[]): Verdict {
+  const get = (kind: ScenarioKind) => results.find((r) => r.kind === kind);
+  const baseline = get("baseline");
+  const send = get("send");
+  const batch = get("batch");
+  const ratio = baseline && send ? reqPerSec(send) / reqPerSec(baseline) : 0;
+  const apiRss = Math.max(send?.server.rssPeakMb ?? 0, batch?.server.rssPeakMb ?? 0);
+  const checks = [
+    [
+      `single send ≥ ${TARGETS.sendRatio.toFixed(1)}× baseline req/s: ${ratio.toFixed(2)}×`,
+      ratio >= TARGETS.sendRatio,
+    ],
+    [
+      `single send p99 ≤ ${TARGETS.sendP99Ms} ms: ${ms(send?.load.latency.p99 ?? Number.NaN)} ms`,
+      (send?.load.latency.p99 ?? Number.POSITIVE_INFINITY) <= TARGETS.sendP99Ms,
+    ],
+    [
+      `batch ≥ ${int(TARGETS.batchEmailsPerSec)} emails/s: ${int(batch ? emailsPerSec(batch) : 0)}`,
+      batch !== undefined && emailsPerSec(batch) >= TARGETS.batchEmailsPerSec,
+    ],
+    [`API RSS ≤ ${TARGETS.apiRssMb} MB under load: ${apiRss.toFixed(0)} MB peak`, apiRss <= TARGETS.apiRssMb],
+  ] as const;
+  return {
+    ratio,
+    lines: checks.map(([text, ok]) => `- ${text} ${mark(ok)}`),
+    allMet: checks.every(([, ok]) => ok),
+  };
+}
+
+/** The body of the BENCHMARKS.md section (the heading is added by the writer). */
+export function sectionBody(results: ScenarioResult[], info: RunInfo): string {
+  const v = verdict(results);
+  const rows = results.map(
+    (r) =>
+      `| ${r.label} | ${int(reqPerSec(r))} | ${int(emailsPerSec(r))} | ${ms(r.load.latency.p50)} | ` +
+      `${ms(r.load.latency.p99)} | ${failures(r)} | ${rowsCell(r)} | ${r.server.rssPeakMb.toFixed(0)} ` +
+      `(${r.server.rssMeanMb.toFixed(0)}) | ${pct(r.server.cpuMs / 1000 / r.server.seconds)} | ` +
+      `${pct(r.loadCpuMs / 1000 / r.load.seconds)} | ${postgresCpu(r)} | ${pct(r.machineBusy)} |`,
+  );
+  const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(", ");
+  const cpu = os.cpus()[0]?.model.trim() ?? "unknown CPU";
+  return [
+    `Run ${info.date.toISOString().replace(/\.\d+Z$/, "Z")} with \`${info.command}\` on ${os.availableParallelism()} CPUs ` +
+      `(\`nproc\`; ${cpu}), Node ${process.version}, ${os.platform()} ${os.release()}. Load average ` +
+      `(1, 5, 15 min) ${load(info.loadBefore)} before and ${load(info.loadAfter)} after: other work shared ` +
+      "this machine during the run.",
+    "",
+    `Each scenario: ${info.warmupSeconds} s warm-up (not counted), then ${info.seconds} s measured with autocannon in a ` +
+      `separate process, ${info.connections} keep-alive connections over TLS on 127.0.0.1, on one ${info.database}. ` +
+      `Servers run in their own process (RSS and CPU are theirs alone); each holds ${info.poolSize} Postgres ` +
+      `connections. The API logs at \`${info.logLevel}\` (to /dev/null); rate limits are checked on every request ` +
+      "but set far above what one machine can send; every single send and every batch item carries a fresh " +
+      "idempotency key.",
+    "",
+    "| scenario | req/s | emails/s | p50 ms | p99 ms | non-2xx | rows check | server RSS MB peak (mean) | server CPU | load-gen CPU | Postgres CPU | machine busy |",
+    "|---|---:|---:|---:|---:|---|---|---:|---:|---:|---:|---:|",
+    ...rows,
+    "",
+    `Single send / baseline: **${v.ratio.toFixed(2)}×** req/s. Targets (2-core machine, load generator included):`,
+    "",
+    ...v.lines,
+    "",
+    "Scenarios: **baseline** is a bare Fastify route over node:https with the same kind of certificate, one INSERT " +
+      "per request into a simple table (no auth, validation or logging); **POST /v1/send** is the real API " +
+      "(`startApiServer` as built: first-byte TLS gate, its request hooks — key lookup, rate limits —, schema and " +
+      "field validation, idempotency, group commit of email row, event, idempotency record and job); **POST /v1/send/batch** sends 100 emails per " +
+      "request, one transaction each.",
+    "",
+    "Rows check: every id a 2xx answer reported (row id or messageId) is distinct and found exactly once in the " +
+      "table, their number is 2xx × emails per request, and the table grew by exactly that plus at most the " +
+      "requests written but unanswered when the clock stopped (autocannon drops in-flight requests at the end; " +
+      "the server still commits them: shown as “cut off”). CPU is the share of one core; machine busy is the " +
+      "share of all cores, every process included.",
+  ].join("\n");
+}

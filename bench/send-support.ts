@@ -1,0 +1,204 @@
+/** Plumbing of bench/send.ts: forked children with typed IPC, the throwaway database, machine CPU. */
+import { type ChildProcess, fork } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+import { startEmbeddedPostgres } from "../core/src/db/index.ts";
+
+export interface Child<In, Out extends { type: string }> {
+  readonly pid: number | undefined;
+  send(message: In): void;
+  /** The next message of a type (including one already received and not yet taken). */
+  next<T extends Out["type"]>(type: T, timeoutMs: number): Promise<Extract<Out, { type: T }>>;
+  onMessage(listener: (message: Out) => void): void;
+  /** Waits for the child to exit by itself, then kills it. */
+  stop(graceMs: number): Promise<void>;
+}
+
+/** Forks a bench/ script. `quiet` sends its stdout (the API's log lines) to /dev/null; stderr stays visible. */
+export function forkChild<In, Out extends { type: string }>(
+  file: string,
+  quiet: boolean,
+  execArgv: string[] = [],
+): Child<In, Out> {
+  const proc: ChildProcess = fork(fileURLToPath(new URL(file, import.meta.url)), [], {
+    execArgv: [...process.execArgv, ...execArgv],
+    stdio: ["ignore", quiet ? "ignore" : "inherit", "inherit", "ipc"],
+    // Structured clone: the load report carries hundreds of thousands of ids.
+    serialization: "advanced",
+  });
+  const buffered: Out[] = [];
+  const listeners: ((message: Out) => void)[] = [];
+  const waiters: { type: string; resolve: (m: Out) => void; reject: (e: Error) => void }[] = [];
+  let exited: Error | undefined;
+  const exitedPromise = new Promise<void>((resolve) => {
+    proc.once("exit", (code, signal) => {
+      exited = new Error(`${path.basename(file)} exited (${signal ?? `code ${code}`})`);
+      for (const waiter of waiters.splice(0)) waiter.reject(exited);
+      resolve();
+    });
+  });
+  proc.on("message", (message: Out) => {
+    for (const listener of listeners) listener(message);
+    const index = waiters.findIndex((w) => w.type === message.type);
+    if (index >= 0) waiters.splice(index, 1)[0]?.resolve(message);
+    else if (message.type !== "tick") buffered.push(message);
+  });
+  return {
+    pid: proc.pid,
+    send: (message) => {
+      if (!exited && proc.connected) proc.send(message as object);
+    },
+    next: (type, timeoutMs) =>
+      new Promise((resolve, reject) => {
+        const index = buffered.findIndex((m) => m.type === type);
+        if (index >= 0) return resolve(buffered.splice(index, 1)[0] as Extract<Out, { type: typeof type }>);
+        if (exited) return reject(exited);
+        const timer = setTimeout(() => {
+          const at = waiters.indexOf(waiter);
+          if (at >= 0) waiters.splice(at, 1);
+          reject(new Error(`${path.basename(file)}: no "${type}" within ${timeoutMs} ms`));
+        }, timeoutMs);
+        const waiter = {
+          type,
+          resolve: (m: Out) => {
+            clearTimeout(timer);
+            resolve(m as Extract<Out, { type: typeof type }>);
+          },
+          reject: (e: Error) => {
+            clearTimeout(timer);
+            reject(e);
+          },
+        };
+        waiters.push(waiter);
+      }),
+    onMessage: (listener) => {
+      listeners.push(listener);
+    },
+    stop: async (graceMs) => {
+      if (exited) return;
+      const timer = setTimeout(() => proc.kill("SIGKILL"), graceMs);
+      await exitedPromise;
+      clearTimeout(timer);
+    },
+  };
+}
+
+export interface BenchDatabase {
+  url: string;
+  describe: string;
+  /** CPU milliseconds the Postgres server has used so far, when it is ours to look at (embedded, Linux). */
+  cpuMs?: () => number | undefined;
+  close(): Promise<void>;
+}
+
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/**
+ * CPU time of a postmaster and its backends from /proc: the postmaster's own and reaped children's, plus
+ * every live child's. Other sessions may run Postgres servers on this machine, so only this tree counts.
+ */
+function postgresCpuMs(dataDir: string): number | undefined {
+  try {
+    const postmaster = Number(readFileSync(path.join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
+    let ticks = 0;
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      } catch {
+        continue; // exited meanwhile
+      }
+      // Fields after the command name, which is in parentheses and may contain spaces.
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const pid = Number(entry);
+      const ppid = Number(fields[1]);
+      if (pid === postmaster) ticks += [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
+      else if (ppid === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
+    }
+    return (ticks / CLOCK_TICKS_PER_SECOND) * 1000;
+  } catch {
+    return undefined;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+/**
+ * A fresh database: on the server of `DATABASE_URL` when set (dropped afterwards), else on a throwaway
+ * embedded Postgres under `dir` (fsync on, as Mailroom runs it).
+ */
+export async function openBenchDatabase(dir: string): Promise<BenchDatabase> {
+  const name = `bench_send_${randomBytes(4).toString("hex")}`;
+  const serverUrl = process.env.DATABASE_URL;
+  if (serverUrl) {
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    try {
+      await admin.query(`create database ${name}`);
+    } finally {
+      await admin.end();
+    }
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    return {
+      url: url.toString(),
+      describe: `database ${name} on the DATABASE_URL server`,
+      close: async () => {
+        const dropper = new pg.Client({ connectionString: serverUrl });
+        await dropper.connect();
+        await dropper.query(`drop database if exists ${name} with (force)`).finally(() => dropper.end());
+      },
+    };
+  }
+  const dataDir = path.join(dir, "postgres");
+  const server = await startEmbeddedPostgres({
+    databaseDir: dataDir,
+    port: await freePort(),
+    persistent: false,
+  });
+  try {
+    await server.createDatabase(name);
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  return {
+    url: server.urlFor(name),
+    describe: "throwaway embedded Postgres (fsync on)",
+    ...(process.platform === "linux" ? { cpuMs: () => postgresCpuMs(dataDir) } : {}),
+    close: () => server.stop(),
+  };
+}
+
+type CpuTimes = os.CpuInfo["times"][];
+
+export const cpuTimes = (): CpuTimes => os.cpus().map((cpu) => cpu.times);
+
+/** Share of the whole machine's CPU that was busy between two snapshots, 0–1 (every process, ours or not). */
+export function machineBusy(before: CpuTimes, after: CpuTimes): number {
+  let busy = 0;
+  let total = 0;
+  after.forEach((t, i) => {
+    const b = before[i];
+    if (!b) return;
+    const idle = t.idle - b.idle;
+    const all = t.user + t.nice + t.sys + t.irq + t.idle - (b.user + b.nice + b.sys + b.irq + b.idle);
+    busy += all - idle;
+    total += all;
+  });
+  return total > 0 ? busy / total : 0;
+}

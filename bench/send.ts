@@ -1,0 +1,301 @@
+/**
+ * The sending API under load, against a baseline measured in the same run (issue 3 item 10). On one Postgres
+ * and one kind of TLS certificate it measures (a) a bare Fastify route doing one INSERT per request, (b) POST
+ * /v1/send on the real API, (c) POST /v1/send/batch of 100; checks that every 2xx left exactly one row per
+ * email; reports req/s, emails/s, p50/p99, server RSS and CPU; rewrites its section of BENCHMARKS.md.
+ * Servers and the load generator (autocannon) each run in their own process; loopback only, bounded in time.
+ *
+ * Run: `make bench` or `npx node bench/send.ts`. DATABASE_URL: use a fresh database on that server instead of
+ * a throwaway embedded Postgres. BENCH_SECONDS (15), BENCH_WARMUP_SECONDS (5), BENCH_CONNECTIONS (50).
+ * MAILROOM_* variables tune the API as they would `mailroom run` (e.g. MAILROOM_LOG_LEVEL, pool size);
+ * BENCH_CPU_PROF=<dir> writes a CPU profile of each server process; BENCH_SERVER_LOGS=1 shows the API's log
+ * (sent to /dev/null otherwise).
+ */
+import { randomBytes } from "node:crypto";
+import { chmod, mkdtemp, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { createPool, migrate, type Pool } from "../core/src/db/index.ts";
+import { createKey } from "../core/src/keys/index.ts";
+import { ensureLocalCertificates } from "../core/src/tls/index.ts";
+import { writeBenchmarkSection } from "./benchmarks-file.ts";
+import {
+  type LoadJob,
+  type LoadMessage,
+  type LoadReport,
+  requestBody,
+  type ServerCommand,
+  type ServerJob,
+  type ServerMessage,
+} from "./send-protocol.ts";
+import {
+  type RunInfo,
+  type ScenarioResult,
+  SECTION_HEADING,
+  sectionBody,
+  summaryLine,
+  verdict,
+} from "./send-report.ts";
+import {
+  type BenchDatabase,
+  type Child,
+  cpuTimes,
+  forkChild,
+  machineBusy,
+  openBenchDatabase,
+} from "./send-support.ts";
+import { checkRows, preflight, rowQueries, type Scenario, settledCount } from "./send-verify.ts";
+
+const envNumber = (name: string, fallback: number) => {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number ≥ 0`);
+  return value;
+};
+const SECONDS = envNumber("BENCH_SECONDS", 15);
+const WARMUP_SECONDS = envNumber("BENCH_WARMUP_SECONDS", 5);
+const CONNECTIONS = envNumber("BENCH_CONNECTIONS", 50);
+const SERVERNAME = "localhost";
+/** A directory: write a V8 CPU profile of each server process there (open it in Chrome DevTools). */
+const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+type ServerChild = Child<ServerJob | ServerCommand, ServerMessage>;
+const cleanups: (() => Promise<void>)[] = [];
+// Load generators still running when something fails; servers stop through `cleanups`, gracefully.
+const liveLoads = new Set<{ stop(graceMs: number): Promise<void> }>();
+
+async function cleanup(): Promise<void> {
+  for (const child of liveLoads) await child.stop(0);
+  for (const step of cleanups.splice(0).reverse()) {
+    await step().catch((error: unknown) => console.error("cleanup:", error));
+  }
+}
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    console.error(`\n${signal}: stopping everything the benchmark started …`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+async function startServer(
+  job: ServerJob,
+): Promise<{ child: ServerChild; port: number; poolSize: number; logLevel: string }> {
+  const profile = CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(CPU_PROF_DIR)}`] : [];
+  const child: ServerChild = forkChild("./send-server.ts", !process.env.BENCH_SERVER_LOGS, profile);
+  cleanups.push(async () => {
+    child.send({ type: "stop" });
+    await child.stop(5_000);
+  });
+  child.send(job);
+  const ready = await child.next("ready", 60_000);
+  say(`› ${job.mode} server up (pid ${child.pid}) on https://127.0.0.1:${ready.port}`);
+  return { child, port: ready.port, poolSize: ready.poolSize, logLevel: ready.logLevel };
+}
+
+async function stopServer(child: ServerChild): Promise<void> {
+  child.send({ type: "stop" });
+  await child.stop(10_000);
+}
+
+async function runLoad(job: LoadJob, label: string): Promise<LoadReport> {
+  const child: Child<LoadJob, LoadMessage> = forkChild("./send-load.ts", false);
+  liveLoads.add(child);
+  const started = performance.now();
+  let done = 0;
+  let lastPrint = 0;
+  child.onMessage((message) => {
+    if (message.type !== "tick") return;
+    done += message.count;
+    const elapsed = (performance.now() - started) / 1000;
+    if (elapsed - lastPrint >= 5) {
+      say(
+        `    ${label} ${elapsed.toFixed(0)} s: ${Math.round(done / elapsed).toLocaleString("en-US")} req/s so far`,
+      );
+      lastPrint = elapsed;
+    }
+  });
+  child.send(job);
+  const { report } = await child.next("done", (job.seconds + 60) * 1000);
+  await child.stop(5_000);
+  liveLoads.delete(child);
+  return report;
+}
+
+interface Setup {
+  pool: Pool;
+  db: BenchDatabase;
+  ca: string;
+  runId: string;
+}
+
+async function runScenario(
+  { pool, db, ca, runId }: Setup,
+  server: ServerChild,
+  port: number,
+  scenario: Scenario,
+): Promise<ScenarioResult> {
+  const job = (phase: string, seconds: number): LoadJob => ({
+    kind: scenario.kind,
+    url: `https://127.0.0.1:${port}`,
+    servername: SERVERNAME,
+    ca,
+    path: scenario.route,
+    ...(scenario.apiKey ? { apiKey: scenario.apiKey } : {}),
+    connections: CONNECTIONS,
+    seconds,
+    keyPrefix: `${runId}-${scenario.kind}-${phase}`,
+  });
+  await preflight(
+    port,
+    SERVERNAME,
+    scenario.route,
+    ca,
+    requestBody(scenario.kind, `${runId}-preflight`, 0),
+    scenario.apiKey,
+  );
+  if (WARMUP_SECONDS > 0) {
+    say(`› ${scenario.label}: warm-up ${WARMUP_SECONDS} s`);
+    await runLoad(job("warm", WARMUP_SECONDS), scenario.label);
+  }
+  const rows = rowQueries(pool, scenario);
+  const before = await settledCount(rows.count);
+  say(`› ${scenario.label}: measuring ${SECONDS} s, ${CONNECTIONS} connections`);
+  server.send({ type: "phase-start" });
+  const cpuBefore = cpuTimes();
+  const postgresBefore = db.cpuMs?.();
+  const report = await runLoad(job("run", SECONDS), scenario.label);
+  server.send({ type: "phase-end" });
+  const busy = machineBusy(cpuBefore, cpuTimes());
+  const postgresAfter = db.cpuMs?.();
+  const { stats } = await server.next("phase", 10_000);
+  const added = (await settledCount(rows.count)) - before;
+  const ok2xx = Object.entries(report.statusCounts)
+    .filter(([code]) => code.startsWith("2"))
+    .reduce((sum, [, count]) => sum + count, 0);
+  const found = await rows.found(report.ids);
+  const { ids: _ids, ...load } = report;
+  const result: ScenarioResult = {
+    kind: scenario.kind,
+    label: scenario.label,
+    load,
+    ok2xx,
+    server: stats,
+    loadCpuMs: report.cpuMs,
+    machineBusy: busy,
+    ...(postgresBefore !== undefined && postgresAfter !== undefined
+      ? { postgresCpuMs: postgresAfter - postgresBefore }
+      : {}),
+    rows: checkRows(report, ok2xx, added, found, scenario.kind),
+  };
+  say(summaryLine(result));
+  for (const anomaly of report.anomalies) say(`    unexpected answer: ${anomaly}`);
+  return result;
+}
+
+async function main(): Promise<number> {
+  const loadBefore = os.loadavg();
+  const runId = randomBytes(4).toString("hex");
+  say(
+    `Sending API benchmark on ${os.availableParallelism()} CPUs, Node ${process.version}, load ${loadBefore.map((l) => l.toFixed(2)).join(" ")}`,
+  );
+  const tmp = await mkdtemp(path.join(os.tmpdir(), "mailroom-bench-send-"));
+  cleanups.push(() => rm(tmp, { recursive: true, force: true }));
+  // Under root, the embedded Postgres runs as its own system user, which must be able to enter the directory.
+  await chmod(tmp, 0o755);
+  const tls = await ensureLocalCertificates(path.join(tmp, "tls"), ["localhost", "127.0.0.1"]);
+  const ca = await readFile(tls.caCertFile, "utf8");
+  say("› starting Postgres and migrating");
+  const db = await openBenchDatabase(tmp);
+  cleanups.push(() => db.close());
+  await migrate({ url: db.url });
+  const pool = createPool({ url: db.url, max: 2, applicationName: "bench-send" });
+  cleanups.push(() => pool.end());
+  await pool.query(
+    `create table bench_baseline (id bigint generated always as identity primary key, recipient text not null,
+       subject text not null, body text, created_at timestamptz not null default now())`,
+  );
+  const key = async (account: string) =>
+    (await createKey(pool, { account, scopes: ["send"], expires: "never", name: "bench" })).fullKey;
+  const serverJob = (mode: ServerJob["mode"]): ServerJob => ({
+    mode,
+    databaseUrl: db.url,
+    certFile: tls.certFile,
+    keyFile: tls.keyFile,
+  });
+
+  const setup: Setup = { pool, db, ca, runId };
+  const results: ScenarioResult[] = [];
+  const baseline = await startServer(serverJob("baseline"));
+  results.push(
+    await runScenario(setup, baseline.child, baseline.port, {
+      kind: "baseline",
+      label: "(a) baseline: Fastify + 1 INSERT",
+      route: "/baseline",
+    }),
+  );
+  await stopServer(baseline.child);
+
+  const api = await startServer(serverJob("api"));
+  for (const [kind, label] of [
+    ["send", "(b) POST /v1/send"],
+    ["batch", "(c) POST /v1/send/batch ×100"],
+  ] as const) {
+    const account = `bench-${kind}`;
+    results.push(
+      await runScenario(setup, api.child, api.port, {
+        kind,
+        label,
+        route: `/v1/${kind === "send" ? "send" : "send/batch"}`,
+        apiKey: await key(account),
+        account,
+      }),
+    );
+  }
+  await stopServer(api.child);
+
+  const overrides = [
+    "DATABASE_URL",
+    "BENCH_SECONDS",
+    "BENCH_WARMUP_SECONDS",
+    "BENCH_CONNECTIONS",
+    "BENCH_CPU_PROF",
+    "MAILROOM_LOG_LEVEL",
+    "MAILROOM_DATABASE_POOL_SIZE",
+    "MAILROOM_RATE_LIMIT_PER_KEY",
+    "MAILROOM_RATE_LIMIT_PER_ACCOUNT",
+  ]
+    .filter((name) => process.env[name])
+    .map((name) => (name === "DATABASE_URL" ? "DATABASE_URL=…" : `${name}=${process.env[name]}`));
+  const info: RunInfo = {
+    date: new Date(),
+    command: `${[...overrides, "make bench"].join(" ")} (npx node bench/send.ts)`,
+    database: db.describe,
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+    warmupSeconds: WARMUP_SECONDS,
+    poolSize: api.poolSize,
+    logLevel: api.logLevel,
+    loadBefore,
+    loadAfter: os.loadavg(),
+  };
+  const body = sectionBody(results, info);
+  await writeBenchmarkSection(SECTION_HEADING, body);
+  say(`\n${SECTION_HEADING}\n\n${body}\n`);
+  say("› wrote BENCHMARKS.md");
+  const rowsOk = results.every((r) => r.rows.ok);
+  if (!rowsOk) console.error("row check FAILED: some 2xx answers did not leave exactly one row per email");
+  if (!verdict(results).allMet) say("› some targets were missed (see above)");
+  return rowsOk ? 0 : 1;
+}
+
+let code = 1;
+try {
+  code = await main();
+} catch (error) {
+  console.error("benchmark failed:", error);
+} finally {
+  await cleanup();
+}
+process.exit(code);

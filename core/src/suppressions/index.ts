@@ -1,0 +1,8 @@
+export {
+  addSuppressions,
+  deleteSuppression,
+  getSuppression,
+  listSuppressions,
+  type Suppression,
+  suppressedAmong,
+} from "./store.ts";

@@ -1,0 +1,100 @@
+import type { Queryable } from "../db/pool.ts";
+
+export interface Suppression {
+  address: string;
+  reason: "hard_bounce" | "manual";
+  detail: string | null;
+  sourceEmailId: string | null;
+  createdAt: Date;
+}
+
+interface SuppressionRow {
+  address: string;
+  reason: Suppression["reason"];
+  detail: string | null;
+  source_email_id: string | null;
+  created_at: Date;
+}
+
+const toSuppression = (r: SuppressionRow): Suppression => ({
+  address: r.address,
+  reason: r.reason,
+  detail: r.detail,
+  sourceEmailId: r.source_email_id,
+  createdAt: r.created_at,
+});
+
+/** Adds addresses to an account's suppression list (a repeat keeps the first entry). */
+export async function addSuppressions(
+  db: Queryable,
+  account: string,
+  entries: readonly {
+    address: string;
+    reason: Suppression["reason"];
+    detail?: string;
+    sourceEmailId?: string;
+  }[],
+): Promise<void> {
+  if (entries.length === 0) return;
+  await db.query(
+    `insert into suppressions (account, address, reason, detail, source_email_id)
+     select $1, a, r, d, e from unnest($2::text[], $3::text[], $4::text[], $5::uuid[]) as u(a, r, d, e)
+     on conflict (account, address) do nothing`,
+    [
+      account,
+      entries.map((e) => e.address.toLowerCase()),
+      entries.map((e) => e.reason),
+      entries.map((e) => e.detail ?? null),
+      entries.map((e) => e.sourceEmailId ?? null),
+    ],
+  );
+}
+
+/** The subset of addresses on the account's suppression list. */
+export async function suppressedAmong(
+  db: Queryable,
+  account: string,
+  addresses: readonly string[],
+): Promise<Set<string>> {
+  if (addresses.length === 0) return new Set();
+  const { rows } = await db.query<{ address: string }>(
+    `select address from suppressions where account = $1 and address = any($2::text[])`,
+    [account, addresses.map((a) => a.toLowerCase())],
+  );
+  return new Set(rows.map((r) => r.address));
+}
+
+/** One page of the suppression list, alphabetical, with an address cursor. */
+export async function listSuppressions(
+  db: Queryable,
+  account: string,
+  page: { after?: string | undefined; limit: number },
+): Promise<{ data: Suppression[]; hasMore: boolean }> {
+  const { rows } = await db.query<SuppressionRow>(
+    `select * from suppressions where account = $1 and ($2::text is null or address > $2)
+     order by address limit $3`,
+    [account, page.after ?? null, page.limit + 1],
+  );
+  return { data: rows.slice(0, page.limit).map(toSuppression), hasMore: rows.length > page.limit };
+}
+
+export async function getSuppression(
+  db: Queryable,
+  account: string,
+  address: string,
+): Promise<Suppression | undefined> {
+  const { rows } = await db.query<SuppressionRow>(
+    `select * from suppressions where account = $1 and address = $2`,
+    [account, address.toLowerCase()],
+  );
+  return rows[0] ? toSuppression(rows[0]) : undefined;
+}
+
+/** Removes an address from the list so mail to it is attempted again. True when it was listed. */
+export async function deleteSuppression(db: Queryable, account: string, address: string): Promise<boolean> {
+  const result = await db.query(`delete from suppressions where account = $1 and address = $2`, [
+    account,
+    address.toLowerCase(),
+  ]);
+  return result.rowCount === 1;
+}
