@@ -1,8 +1,11 @@
+import { EventEmitter } from "node:events";
 import type { Logger as PinoLogger } from "@mailroom/core/telemetry";
-import { Logger, type Runner, run } from "graphile-worker";
+import { Logger, type Runner, run, type WorkerEvents } from "graphile-worker";
 import type { WorkerDeps } from "./deps.ts";
+import { startHeartbeat } from "./heartbeat.ts";
 import { makeDeliverTask } from "./tasks/deliver.ts";
 import { makePurgeTask } from "./tasks/purge.ts";
+import { makeRecheckDomainsTask } from "./tasks/recheck-domains.ts";
 import { makeWebhookTasks } from "./tasks/webhook-deliver.ts";
 
 function graphileLogger(logger: PinoLogger): Logger {
@@ -34,20 +37,33 @@ export async function startWorker(
     allowedCidrs: deps.config.webhooks.allowedCidrs,
     timeoutMs: deps.config.webhooks.timeoutMs,
   });
+  const heartbeat = startHeartbeat(deps.pool, deps.logger, {
+    intervalMs: deps.config.worker.heartbeatSeconds * 1000,
+    deadAfterMs: deps.config.worker.deadAfterSeconds * 1000,
+  });
+  const events: WorkerEvents = new EventEmitter();
+  events.on("worker:create", ({ worker }) => heartbeat.workerIds.add(worker.workerId));
   const runner = await run({
     pgPool: deps.pool,
+    events,
     concurrency: deps.config.worker.concurrency,
     noHandleSignals: true,
     pollInterval: options.pollIntervalMs ?? 2_000,
     logger: graphileLogger(deps.logger),
     // Periodic jobs live here, not in a crontab file; `?max=1` skips runs missed while no worker was up.
-    crontab: "*/5 * * * * purge_expired ?max=1",
-    taskList: { deliver: makeDeliverTask(deps), purge_expired: makePurgeTask(deps), ...webhooks.taskList },
+    crontab: ["*/5 * * * * purge_expired ?max=1", "* * * * * recheck_domains ?max=1"].join("\n"),
+    taskList: {
+      deliver: makeDeliverTask(deps),
+      purge_expired: makePurgeTask(deps),
+      recheck_domains: makeRecheckDomainsTask(deps),
+      ...webhooks.taskList,
+    },
   });
   return {
     runner,
     stop: async () => {
       await runner.stop();
+      await heartbeat.stop();
       webhooks.close();
       await deps.transport.close();
     },

@@ -48,6 +48,8 @@ const envSchema = z.object({
 
   MAILROOM_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(20),
   MAILROOM_WORKER_INTERNAL_PORT: port.default(9465),
+  MAILROOM_WORKER_HEARTBEAT_SECONDS: z.coerce.number().min(0.1).max(60).default(5),
+  MAILROOM_WORKER_DEAD_AFTER_SECONDS: z.coerce.number().min(1).max(3600).default(30),
   MAILROOM_SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
@@ -131,6 +133,8 @@ function buildConfig(e: z.infer<typeof envSchema>) {
     worker: {
       concurrency: e.MAILROOM_WORKER_CONCURRENCY,
       internalPort: e.MAILROOM_WORKER_INTERNAL_PORT,
+      heartbeatSeconds: e.MAILROOM_WORKER_HEARTBEAT_SECONDS,
+      deadAfterSeconds: e.MAILROOM_WORKER_DEAD_AFTER_SECONDS,
     },
     delivery: {
       mode: e.MAILROOM_DELIVERY_MODE,

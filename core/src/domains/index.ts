@@ -1,3 +1,4 @@
+export { createSenderAuthorizer, type SenderAuthorizer } from "./authorize.ts";
 export { DecryptionError, decryptSecret, encryptSecret, generateKek, KEK_LENGTH } from "./crypto.ts";
 export {
   dkimRecordName,

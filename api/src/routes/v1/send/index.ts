@@ -1,4 +1,5 @@
 import { withTransaction } from "@mailroom/core/db";
+import { createSenderAuthorizer, type SenderAuthorizer } from "@mailroom/core/domains";
 import {
   type AcceptRequest,
   type AcceptResult,
@@ -27,6 +28,7 @@ const MISMATCH = "This idempotencyKey was already used with a different request 
 /** Renders the named template (so the log shows exactly what is sent), then validates the whole request. */
 async function toRequest(
   deps: ApiDeps,
+  authorize: SenderAuthorizer,
   request: FastifyRequest,
   body: SendRequestBody,
   headerKey?: string,
@@ -35,8 +37,10 @@ async function toRequest(
   const rendered = template
     ? await renderTemplateForSend(deps.pool, request.apiKey.account, { variables: {}, ...template })
     : undefined;
+  const item = normalizeSendRequest(body, { headerIdempotencyKey: headerKey, now: new Date(), rendered });
+  await authorize(request.apiKey.account, item.draft.fromAddress);
   return {
-    ...normalizeSendRequest(body, { headerIdempotencyKey: headerKey, now: new Date(), rendered }),
+    ...item,
     account: request.apiKey.account,
     apiKeyId: request.apiKey.keyId,
     trace: injectTraceContext(request.span),
@@ -53,6 +57,7 @@ export function sendRoutes(app: FastifyInstance, deps: ApiDeps): void {
     concurrency: 4,
     maxBatch: 200,
   });
+  const authorize = createSenderAuthorizer(deps.pool, { allowAny: deps.config.sending.allowUnverifiedFrom });
   const count = (results: AcceptResult[]) => {
     for (const r of results) deps.metrics.emailsAccepted.inc({ result: r.status });
   };
@@ -69,7 +74,7 @@ export function sendRoutes(app: FastifyInstance, deps: ApiDeps): void {
     },
     async (request) => {
       const result = await queue.accept(
-        await toRequest(deps, request, request.body, request.headers["idempotency-key"]),
+        await toRequest(deps, authorize, request, request.body, request.headers["idempotency-key"]),
       );
       if (result.status === "idempotency_key_mismatch")
         throw new MailroomError("idempotency_key_mismatch", MISMATCH);
@@ -105,7 +110,7 @@ export function sendRoutes(app: FastifyInstance, deps: ApiDeps): void {
       for (const { index, body, error } of validateBatch(request.body)) {
         try {
           if (error) throw error;
-          accepted.push({ index, item: await toRequest(deps, request, body as SendRequestBody) });
+          accepted.push({ index, item: await toRequest(deps, authorize, request, body as SendRequestBody) });
         } catch (caught) {
           if (!isMailroomError(caught)) throw caught;
           if (mode === "strict") throw new MailroomError(caught.code, `[${index}].${caught.message}`);

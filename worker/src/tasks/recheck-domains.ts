@@ -1,0 +1,27 @@
+import { makeTxtLookup, recheckDueDomains } from "@mailroom/core/domains";
+import type { Task } from "graphile-worker";
+import type { WorkerDeps } from "../deps.ts";
+
+declare global {
+  namespace GraphileWorker {
+    interface Tasks {
+      recheck_domains: Record<string, never>;
+    }
+  }
+}
+
+/**
+ * Every minute (crontab in runner.ts): rechecks the domains that are due — pending ones every ten minutes,
+ * verified ones hourly — so a record that disappears is noticed and the domain stops being verified. The
+ * transitions emit `domain.verified` / `domain.failed` in the same transaction.
+ */
+export function makeRecheckDomainsTask(deps: WorkerDeps): Task<"recheck_domains"> {
+  const lookup = makeTxtLookup({ servers: [...deps.config.dns.servers], timeoutMs: 5_000 });
+  return async (_payload, helpers) => {
+    const outcomes = await recheckDueDomains({ db: deps.pool, lookup }, { limit: 50 });
+    for (const o of outcomes) {
+      if (o.transition)
+        helpers.logger.info(`domain ${o.domain.name} (${o.domain.account}) is now ${o.transition}`);
+    }
+  };
+}
