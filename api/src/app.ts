@@ -3,10 +3,11 @@ import type { ApiDeps } from "./deps.ts";
 import { registerAuth } from "./plugins/auth.ts";
 import { registerErrorHandling } from "./plugins/errors.ts";
 import { registerOpenApi } from "./plugins/openapi.ts";
-import { registerRateLimit } from "./plugins/rate-limit.ts";
 import { registerTelemetry } from "./plugins/telemetry.ts";
+import { domainRoutes } from "./routes/v1/domains/index.ts";
 import { emailRoutes } from "./routes/v1/emails/index.ts";
 import { sendRoutes } from "./routes/v1/send/index.ts";
+import { suppressionRoutes } from "./routes/v1/suppressions/index.ts";
 import { templateRoutes } from "./routes/v1/templates/index.ts";
 import { webhookRoutes } from "./routes/v1/webhooks/index.ts";
 
@@ -35,12 +36,13 @@ export function buildApp(deps: ApiDeps, options: BuildAppOptions = {}): FastifyI
   registerErrorHandling(app);
   registerTelemetry(app, deps);
   registerAuth(app, deps);
-  registerRateLimit(app, deps);
   app.register(registerOpenApi);
   app.register(async (v1) => {
     sendRoutes(v1, deps);
     emailRoutes(v1, deps);
     templateRoutes(v1, deps);
+    domainRoutes(v1, deps);
+    suppressionRoutes(v1, deps);
     webhookRoutes(v1, deps, { allowedCidrs: deps.config.webhooks.allowedCidrs });
   });
   return app;

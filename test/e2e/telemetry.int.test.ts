@@ -13,7 +13,7 @@ let api: ApiStack;
 let sink: SmtpSink;
 
 beforeAll(async () => {
-  tracing = startTracing({
+  tracing = await startTracing({
     serviceName: "mailroom-test",
     exporter: "none",
     spanProcessors: [new SimpleSpanProcessor(exporter)],

@@ -1,6 +1,7 @@
+import { MailroomError } from "@mailroom/core/errors";
 import {
   type ApiKeyRecord,
-  authenticateKey,
+  authenticateRequest,
   requireScope,
   type Scope,
   touchKeyLastUsed,
@@ -19,20 +20,42 @@ declare module "fastify" {
 }
 
 /**
- * Bearer-key authentication and scope checks, before the body is even parsed. Every request reads the key
- * from Postgres (no cache can outlive a revoke); last_used_at is written about once an hour, not per request.
+ * Bearer-key authentication, rate limits and scope checks, before the body is even parsed, in one query per
+ * request: the key is read from Postgres every time (no cache can outlive a revoke) and the request is
+ * counted against the key's and account's windows only once the key is proven. Every authenticated answer
+ * carries `RateLimit-Limit/Remaining/Reset`; over a limit it is 429 `rate_limit_exceeded` with `Retry-After`.
+ * last_used_at is written about once an hour, not per request.
  */
 export function registerAuth(app: FastifyInstance, deps: ApiDeps): void {
   const now = deps.now ?? (() => new Date());
   app.decorateRequest("apiKey", undefined as unknown as ApiKeyRecord);
-  app.addHook("onRequest", async (request) => {
+  app.addHook("onRequest", async (request, reply) => {
     const scope = request.routeOptions.config.scope;
     if (!scope) return;
     const at = now();
-    const key = await authenticateKey(deps.pool, request.headers.authorization, at);
+    const { key, rateLimit } = await authenticateRequest(
+      deps.pool,
+      request.headers.authorization,
+      deps.config.limits.rateLimit,
+      at,
+    );
     request.log = request.log.child({ keyId: key.keyId, account: key.account });
-    requireScope(key, scope);
     request.apiKey = key;
+    if (rateLimit) {
+      reply.header("ratelimit-limit", String(rateLimit.limit));
+      reply.header("ratelimit-remaining", String(rateLimit.remaining));
+      reply.header("ratelimit-reset", String(rateLimit.resetSeconds));
+      if (!rateLimit.allowed) {
+        reply.header("retry-after", String(rateLimit.resetSeconds));
+        throw new MailroomError(
+          "rate_limit_exceeded",
+          `Too many requests: at most ${rateLimit.limit} per second. Retry after ${rateLimit.resetSeconds} s ` +
+            "with the same idempotencyKey.",
+          { retryable: true },
+        );
+      }
+    }
+    requireScope(key, scope);
     await touchKeyLastUsed(deps.pool, key, at);
   });
 }

@@ -10,7 +10,7 @@ import { stopOnSignal } from "./lifecycle.ts";
 export async function runProgram(name: "api" | "worker"): Promise<void> {
   const config = loadProgramConfig();
   const logger = createLogger({ level: config.log.level, name: `mailroom-${name}` });
-  const tracing = startTracing({
+  const tracing = await startTracing({
     serviceName: config.telemetry.serviceName ?? `mailroom-${name}`,
     exporter: config.telemetry.exporter,
     otlpEndpoint: config.telemetry.otlpEndpoint,

@@ -22,7 +22,7 @@ export async function runLocal(): Promise<void> {
     MAILROOM_WEBHOOK_ALLOWED_CIDRS: "127.0.0.0/8,::1/128",
   });
   const logger = createLogger({ level: config.log.level, name: "mailroom" });
-  const tracing = startTracing({
+  const tracing = await startTracing({
     serviceName: config.telemetry.serviceName ?? "mailroom",
     exporter: config.telemetry.exporter,
     otlpEndpoint: config.telemetry.otlpEndpoint,

@@ -31,7 +31,8 @@ const DERIVED_PREFIX_ROOM = 40;
  */
 export function normalizeDomainName(input: string): string {
   const trimmed = input.trim().replace(/\.$/, "");
-  const ascii = trimmed === "" ? "" : domainToASCII(trimmed.toLowerCase());
+  // domainToASCII parses a URL host and silently drops whatever follows a `/`, `?`, `#` or `\`.
+  const ascii = trimmed === "" || /[/?#\\]/.test(trimmed) ? "" : domainToASCII(trimmed.toLowerCase());
   const labels = ascii.split(".");
   const valid =
     ascii.length > 0 &&

@@ -19,7 +19,8 @@ export function parseAddress(value: string): string | undefined {
   const at = value.lastIndexOf("@");
   if (at <= 0 || at === value.length - 1) return undefined;
   const local = value.slice(0, at);
-  const domain = domainToASCII(value.slice(at + 1).toLowerCase());
+  // domainToASCII parses a URL host and silently drops whatever follows a `/`, `?`, `#` or `\`.
+  const domain = /[/?#\\]/.test(value.slice(at + 1)) ? "" : domainToASCII(value.slice(at + 1).toLowerCase());
   if (local.length > 64 || !LOCAL_PART.test(local)) return undefined;
   if (!domain || domain.length > 253) return undefined;
   const labels = domain.split(".");

@@ -1,7 +1,13 @@
 import type { Queryable } from "../db/pool.ts";
 import { MailroomError } from "../errors/index.ts";
+import {
+  type RateLimitPolicy,
+  type RateLimitVerdict,
+  rateLimitBuckets,
+  verdictFrom,
+} from "../limits/rate-limit.ts";
 import { hashSecret, parseKey, secretMatches } from "./format.ts";
-import { findKeyForAuth } from "./store.ts";
+import { findKeyForAuth, findKeyForAuthCounting } from "./store.ts";
 import { type ApiKeyRecord, keyState, type Scope } from "./types.ts";
 
 // Compared against when the key id is unknown, so that case costs the same as a wrong secret.
@@ -46,4 +52,35 @@ export function requireScope(key: ApiKeyRecord, scope: Scope): void {
   if (!key.scopes.includes(scope)) {
     throw new MailroomError("insufficient_scope", `This API key lacks the \`${scope}\` scope.`);
   }
+}
+
+/**
+ * The API's authentication in one round trip: reads the key and, only when the presented secret's hash
+ * matches and the key is active, counts the request against its rate-limit windows in the same statement.
+ * The decision itself is still made here, with the constant-time comparison, exactly as `authenticateKey`.
+ */
+export async function authenticateRequest(
+  db: Queryable,
+  authorization: string | undefined,
+  policy: RateLimitPolicy,
+  now: Date = new Date(),
+): Promise<{ key: ApiKeyRecord; rateLimit: RateLimitVerdict | undefined }> {
+  if (!authorization || authorization.trim() === "") {
+    throw new MailroomError("missing_api_key", "Send the API key as `Authorization: Bearer <key>`.");
+  }
+  const token = bearerToken(authorization);
+  const parsed = token ? parseKey(token) : undefined;
+  if (!parsed) throw INVALID();
+  const presented = hashSecret(parsed.secret);
+  const found = await findKeyForAuthCounting(db, parsed.keyId, presented, policy, now);
+  const matches = secretMatches(parsed.secret, found?.secretSha256 ?? DECOY_SHA256);
+  if (!found || !matches) throw INVALID();
+  const state = keyState(found.key, now);
+  if (state === "revoked") throw new MailroomError("api_key_revoked", "This API key has been revoked.");
+  if (state === "expired") throw new MailroomError("api_key_expired", "This API key has expired.");
+  const buckets = rateLimitBuckets(
+    { keyId: found.key.keyId, account: found.key.account, keyLimit: found.key.rateLimitPerSecond },
+    policy,
+  );
+  return { key: found.key, rateLimit: verdictFrom(buckets, found.hits, now) };
 }

@@ -1,4 +1,4 @@
-export { authenticateKey, bearerToken, requireScope } from "./authenticate.ts";
+export { authenticateKey, authenticateRequest, bearerToken, requireScope } from "./authenticate.ts";
 export { generateKey, hashSecret, KEY_PREFIX, type ParsedKey, parseKey, secretMatches } from "./format.ts";
 export { revokeKey } from "./revoke.ts";
 export {

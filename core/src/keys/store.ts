@@ -94,6 +94,51 @@ export async function findKeyForAuth(
   return row ? { key: toRecord(row), secretSha256: row.secret_sha256 } : undefined;
 }
 
+/**
+ * The key with its secret hash, counting the request against the key's and account's rate-limit windows in
+ * the same statement when `presentedSha256` matches and the key is active (an unauthenticated caller never
+ * spends a key's budget). One round trip for the API's authentication and rate limiting together.
+ */
+export async function findKeyForAuthCounting(
+  db: Queryable,
+  keyId: string,
+  presentedSha256: Buffer,
+  policy: { perKey: number; perAccount: number },
+  now: Date,
+): Promise<
+  { key: ApiKeyRecord; secretSha256: Buffer; hits: Array<{ bucket: string; hits: number }> } | undefined
+> {
+  const { rows } = await db.query<
+    KeyRow & { secret_sha256: Buffer; hits: Array<{ bucket: string; hits: number }> }
+  >(
+    `with k as (
+       select ${COLUMNS}, secret_sha256 from api_keys where key_id = $1
+     ), counted as (
+       insert into rate_limit_counters (bucket, window_start, hits)
+       select b.bucket, $4, 1
+       from k, lateral (values ('key:' || k.key_id, coalesce(k.rate_limit_per_second, $5)),
+                               ('account:' || k.account, $6)) as b(bucket, lim)
+       where k.secret_sha256 = $2 and k.revoked_at is null and (k.expires_at is null or k.expires_at > $3)
+         and b.lim > 0
+       on conflict (bucket, window_start) do update set hits = rate_limit_counters.hits + 1
+       returning bucket, hits
+     )
+     select k.*, coalesce((select json_agg(json_build_object('bucket', c.bucket, 'hits', c.hits)) from counted c),
+                          '[]'::json) as hits
+     from k`,
+    [
+      keyId,
+      presentedSha256,
+      now,
+      new Date(Math.floor(now.getTime() / 1000) * 1000),
+      policy.perKey,
+      policy.perAccount,
+    ],
+  );
+  const row = rows[0];
+  return row ? { key: toRecord(row), secretSha256: row.secret_sha256, hits: row.hits } : undefined;
+}
+
 /** Locks the key row for share inside a delivery transaction: a concurrent revoke waits for it, and vice versa. */
 export async function lockKeyForDelivery(
   client: PoolClient,

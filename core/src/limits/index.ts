@@ -3,4 +3,7 @@ export {
   purgeRateLimitCounters,
   type RateLimitPolicy,
   type RateLimitVerdict,
+  rateLimitBuckets,
+  verdictFrom,
+  windowStart,
 } from "./rate-limit.ts";

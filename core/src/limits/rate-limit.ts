@@ -21,33 +21,59 @@ export interface RateLimitVerdict {
  * across any number of API replicas: each request is one UPSERT on an unlogged table, no replica keeps
  * state of its own. Returns the tighter of the two verdicts.
  */
+/** The buckets a request counts against, with their limits (a limit of 0 is no bucket). */
+export function rateLimitBuckets(
+  subject: { keyId: string; account: string; keyLimit?: number | null },
+  policy: RateLimitPolicy,
+): Array<{ bucket: string; limit: number }> {
+  const perKey = subject.keyLimit ?? policy.perKey;
+  const buckets: Array<{ bucket: string; limit: number }> = [];
+  if (perKey > 0) buckets.push({ bucket: `key:${subject.keyId}`, limit: perKey });
+  if (policy.perAccount > 0) buckets.push({ bucket: `account:${subject.account}`, limit: policy.perAccount });
+  return buckets;
+}
+
+/** The start of the one-second window `now` falls in. */
+export const windowStart = (now: Date) => new Date(Math.floor(now.getTime() / 1000) * 1000);
+
+/** The tighter verdict of the buckets, given the hit counts Postgres returned for this request. */
+export function verdictFrom(
+  buckets: ReadonlyArray<{ bucket: string; limit: number }>,
+  hits: ReadonlyArray<{ bucket: string; hits: number }>,
+  now: Date,
+): RateLimitVerdict | undefined {
+  const resetSeconds = Math.max(1, Math.ceil((windowStart(now).getTime() + 1000 - now.getTime()) / 1000));
+  let verdict: RateLimitVerdict | undefined;
+  for (const { bucket, limit } of buckets) {
+    const count = hits.find((h) => h.bucket === bucket)?.hits ?? 0;
+    const candidate = { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetSeconds };
+    if (!verdict || candidate.remaining < verdict.remaining || !candidate.allowed) verdict = candidate;
+  }
+  return verdict;
+}
+
+/**
+ * Counts one request against its key's and its account's one-second windows in Postgres, so the limits hold
+ * across any number of API replicas: each request is one UPSERT on an unlogged table, no replica keeps
+ * state of its own. Returns the tighter of the two verdicts. (The API counts inside its authentication query,
+ * see `authenticateRequest`; this stand-alone form serves other callers.)
+ */
 export async function hitRateLimit(
   db: Queryable,
   subject: { keyId: string; account: string; keyLimit?: number | null },
   policy: RateLimitPolicy,
   now: Date = new Date(),
 ): Promise<RateLimitVerdict | undefined> {
-  const perKey = subject.keyLimit ?? policy.perKey;
-  const buckets: Array<[string, number]> = [];
-  if (perKey > 0) buckets.push([`key:${subject.keyId}`, perKey]);
-  if (policy.perAccount > 0) buckets.push([`account:${subject.account}`, policy.perAccount]);
+  const buckets = rateLimitBuckets(subject, policy);
   if (buckets.length === 0) return undefined;
-  const windowStart = new Date(Math.floor(now.getTime() / 1000) * 1000);
   const { rows } = await db.query<{ bucket: string; hits: number }>(
     `insert into rate_limit_counters (bucket, window_start, hits)
      select b, $2, 1 from unnest($1::text[]) as b
      on conflict (bucket, window_start) do update set hits = rate_limit_counters.hits + 1
      returning bucket, hits`,
-    [buckets.map(([bucket]) => bucket), windowStart],
+    [buckets.map((b) => b.bucket), windowStart(now)],
   );
-  const resetSeconds = Math.max(1, Math.ceil((windowStart.getTime() + 1000 - now.getTime()) / 1000));
-  let verdict: RateLimitVerdict | undefined;
-  for (const [bucket, limit] of buckets) {
-    const hits = rows.find((r) => r.bucket === bucket)?.hits ?? 0;
-    const candidate = { allowed: hits <= limit, limit, remaining: Math.max(0, limit - hits), resetSeconds };
-    if (!verdict || candidate.remaining < verdict.remaining || !candidate.allowed) verdict = candidate;
-  }
-  return verdict;
+  return verdictFrom(buckets, rows, now);
 }
 
 /** Drops counters of windows that have ended. */

@@ -1,7 +1,5 @@
 import { context, propagation, type Span, SpanKind, trace } from "@opentelemetry/api";
-import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
-import { NodeSDK } from "@opentelemetry/sdk-node";
-import { BatchSpanProcessor, ConsoleSpanExporter, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
+import type { SpanProcessor } from "@opentelemetry/sdk-trace-base";
 
 export interface TracingOptions {
   serviceName: string;
@@ -19,15 +17,21 @@ export interface Tracing {
  * Starts the OpenTelemetry SDK. With exporter `none` and no extra processors nothing is started: spans are
  * no-ops and cost nothing. The SDK installs the W3C trace-context propagator used by `injectTraceContext`.
  */
-export function startTracing(options: TracingOptions): Tracing {
+export async function startTracing(options: TracingOptions): Promise<Tracing> {
+  if (options.exporter === "none" && (options.spanProcessors ?? []).length === 0) {
+    return { shutdown: async () => {} };
+  }
+  // Loaded only when tracing is on: the SDK costs tens of MB of memory that an untraced process keeps.
+  const { NodeSDK } = await import("@opentelemetry/sdk-node");
+  const { BatchSpanProcessor, ConsoleSpanExporter } = await import("@opentelemetry/sdk-trace-base");
   const processors = [...(options.spanProcessors ?? [])];
   if (options.exporter === "otlp") {
+    const { OTLPTraceExporter } = await import("@opentelemetry/exporter-trace-otlp-http");
     const url = options.otlpEndpoint ? `${options.otlpEndpoint.replace(/\/$/, "")}/v1/traces` : undefined;
     processors.push(new BatchSpanProcessor(new OTLPTraceExporter(url ? { url } : {})));
   } else if (options.exporter === "console") {
     processors.push(new BatchSpanProcessor(new ConsoleSpanExporter()));
   }
-  if (processors.length === 0) return { shutdown: async () => {} };
   const sdk = new NodeSDK({ serviceName: options.serviceName, spanProcessors: processors });
   sdk.start();
   return { shutdown: () => sdk.shutdown() };

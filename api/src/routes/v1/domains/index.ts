@@ -1,0 +1,156 @@
+import {
+  createDomain,
+  type DkimAlgorithm,
+  type DomainRecord,
+  deleteDomain,
+  formatTxtForZoneFile,
+  getDomain,
+  listDomains,
+  makeTxtLookup,
+  normalizeDomainName,
+  verifyDomain,
+} from "@mailroom/core/domains";
+import { MailroomError } from "@mailroom/core/errors";
+import type { FastifyInstance } from "fastify";
+import type { ApiDeps } from "../../../deps.ts";
+import { errorSchema } from "../send/schema.ts";
+import { createDomainBodySchema, domainListSchema, domainParamsSchema, domainSchema } from "./schema.ts";
+
+// Per try and server; with two tries a dead resolver answers temporary_failure within a few seconds, short
+// enough for a caller waiting on the recheck route.
+const DNS_TIMEOUT_MS = 2_000;
+// The TTL suggested in the zone-file line: short enough that a correction propagates within the hour.
+const ZONE_FILE_TTL = 3600;
+
+type DomainParams = { domain: string };
+
+const errors = { "4xx": errorSchema, "5xx": errorSchema };
+
+const notFound = (name: string) => new MailroomError("not_found", `No domain ${name} in this account.`);
+
+/** A domain as the API shows it: public key halves only, each record also as strings and a zone-file line. */
+function presentDomain(domain: DomainRecord) {
+  return {
+    id: domain.id,
+    name: domain.name,
+    status: domain.status,
+    statusReason: domain.statusReason,
+    returnPathDomain: domain.returnPathDomain,
+    createdAt: domain.createdAt.toISOString(),
+    lastCheckedAt: domain.lastCheckedAt?.toISOString() ?? null,
+    verifiedAt: domain.verifiedAt?.toISOString() ?? null,
+    nextCheckAt: domain.nextCheckAt.toISOString(),
+    dkimKeys: domain.dkimKeys.map((key) => ({
+      selector: key.selector,
+      algorithm: key.algorithm,
+      publicKey: key.publicKey,
+      createdAt: key.createdAt.toISOString(),
+    })),
+    records: domain.records.map((record) => ({
+      purpose: record.purpose,
+      type: record.type,
+      name: record.name,
+      value: record.value,
+      strings: record.strings,
+      zoneFileLine: `${record.name}. ${ZONE_FILE_TTL} IN ${record.type} ${formatTxtForZoneFile(record.value)}`,
+      required: record.required,
+      status: record.status,
+      reason: record.reason,
+      lastCheckedAt: record.lastCheckedAt?.toISOString() ?? null,
+    })),
+  };
+}
+
+/**
+ * /v1/domains: sending domains, their DKIM keys and DNS records, and verification. Scope `domains`.
+ * A `:domain` that cannot be a domain name is a 400 (normalizeDomainName throws), not a 404, so a caller
+ * learns that its input is wrong rather than that something is missing.
+ */
+export function domainRoutes(app: FastifyInstance, deps: ApiDeps): void {
+  const config = { scope: "domains" as const };
+  const lookup = makeTxtLookup({ servers: deps.config.dns.servers, timeoutMs: DNS_TIMEOUT_MS });
+
+  app.post<{ Body: { name: string; algorithms?: DkimAlgorithm[] } }>(
+    "/v1/domains",
+    {
+      config,
+      schema: {
+        summary: "Add a sending domain: makes its DKIM keys and answers the DNS records to publish",
+        body: createDomainBodySchema,
+        response: { 201: domainSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const domain = await createDomain(deps.pool, deps.kek, {
+        account: request.apiKey.account,
+        name: request.body.name,
+        ...(request.body.algorithms ? { algorithms: request.body.algorithms } : {}),
+      });
+      request.log.info({ domainId: domain.id }, "domain created");
+      return reply.code(201).send(presentDomain(domain));
+    },
+  );
+
+  app.get(
+    "/v1/domains",
+    {
+      config,
+      schema: { summary: "List the account's domains", response: { 200: domainListSchema, ...errors } },
+    },
+    async (request) => ({ data: (await listDomains(deps.pool, request.apiKey.account)).map(presentDomain) }),
+  );
+
+  app.get<{ Params: DomainParams }>(
+    "/v1/domains/:domain",
+    {
+      config,
+      schema: {
+        summary: "Read a domain with its records and their verification",
+        params: domainParamsSchema,
+        response: { 200: domainSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const name = normalizeDomainName(request.params.domain);
+      const domain = await getDomain(deps.pool, request.apiKey.account, name);
+      if (!domain) throw notFound(name);
+      return presentDomain(domain);
+    },
+  );
+
+  app.post<{ Params: DomainParams }>(
+    "/v1/domains/:domain/verify",
+    {
+      config,
+      schema: {
+        summary: "Check the domain's DNS records now and answer the updated domain",
+        params: domainParamsSchema,
+        response: { 200: domainSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const name = normalizeDomainName(request.params.domain);
+      const domain = await getDomain(deps.pool, request.apiKey.account, name);
+      if (!domain) throw notFound(name);
+      // The outcome (and any domain.verified/failed event) is stored by verifyDomain in one transaction.
+      const outcome = await verifyDomain({ db: deps.pool, lookup }, domain);
+      if (!outcome) throw notFound(name);
+      request.log.info({ domainId: domain.id, status: outcome.domain.status }, "domain checked");
+      return presentDomain(outcome.domain);
+    },
+  );
+
+  app.delete<{ Params: DomainParams }>(
+    "/v1/domains/:domain",
+    {
+      config,
+      schema: { summary: "Delete a domain and its keys", params: domainParamsSchema, response: errors },
+    },
+    async (request, reply) => {
+      const name = normalizeDomainName(request.params.domain);
+      if (!(await deleteDomain(deps.pool, request.apiKey.account, name))) throw notFound(name);
+      request.log.info({ name }, "domain deleted");
+      return reply.code(204).send();
+    },
+  );
+}

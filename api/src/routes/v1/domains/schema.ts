@@ -1,0 +1,99 @@
+/** JSON schemas of the domain routes: they validate, serialise and document (OpenAPI) at once. */
+import { DKIM_ALGORITHMS, VERIFICATION_STATUSES } from "@mailroom/core/domains";
+
+const timestamp = { type: "string", format: "date-time" } as const;
+const nullableTimestamp = { type: ["string", "null"], format: "date-time" } as const;
+const status = { type: "string", enum: [...VERIFICATION_STATUSES] } as const;
+
+export const createDomainBodySchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["name"],
+  properties: {
+    name: {
+      type: "string",
+      minLength: 1,
+      maxLength: 253,
+      description: "The sending domain, e.g. `mail.example.com`; IDNs accepted and stored in `xn--` form",
+    },
+    algorithms: {
+      type: "array",
+      minItems: 1,
+      maxItems: 2,
+      uniqueItems: true,
+      items: { type: "string", enum: [...DKIM_ALGORITHMS] },
+      contains: { const: "rsa" },
+      description: '`["rsa"]` (default, RSA-2048) or `["rsa", "ed25519"]` to add an Ed25519 signature',
+    },
+  },
+} as const;
+
+export const domainParamsSchema = {
+  type: "object",
+  required: ["domain"],
+  properties: { domain: { type: "string", maxLength: 253, description: "The domain name" } },
+} as const;
+
+const recordSchema = {
+  type: "object",
+  required: ["purpose", "type", "name", "value", "strings", "zoneFileLine", "required", "status"],
+  properties: {
+    purpose: { type: "string", enum: ["dkim", "spf", "dmarc"] },
+    type: { type: "string", enum: ["TXT"] },
+    name: { type: "string", description: "Fully qualified, without the trailing dot" },
+    value: { type: "string", description: "The whole TXT value, as verifiers read it" },
+    strings: {
+      type: "array",
+      items: { type: "string" },
+      description: "The value split into the ≤255-byte character-strings a TXT record is made of",
+    },
+    zoneFileLine: { type: "string", description: "The record as a BIND zone-file line" },
+    required: {
+      type: "boolean",
+      description: "Required records decide verification; the others are advice, checked and reported",
+    },
+    status,
+    reason: { type: ["string", "null"], description: "What was expected and what was found" },
+    lastCheckedAt: nullableTimestamp,
+  },
+} as const;
+
+export const domainSchema = {
+  type: "object",
+  required: ["id", "name", "status", "returnPathDomain", "createdAt", "dkimKeys", "records"],
+  properties: {
+    id: { type: "string" },
+    name: { type: "string" },
+    status,
+    statusReason: {
+      type: ["string", "null"],
+      description: "Why the domain is not verified when no single record explains it",
+    },
+    returnPathDomain: { type: "string", description: "The envelope sender (Return-Path) domain" },
+    createdAt: timestamp,
+    lastCheckedAt: nullableTimestamp,
+    verifiedAt: nullableTimestamp,
+    nextCheckAt: { ...timestamp, description: "When the background recheck looks at the domain again" },
+    dkimKeys: {
+      type: "array",
+      description: "Public halves only; private keys never leave Mailroom",
+      items: {
+        type: "object",
+        required: ["selector", "algorithm", "publicKey", "createdAt"],
+        properties: {
+          selector: { type: "string" },
+          algorithm: { type: "string", enum: [...DKIM_ALGORITHMS] },
+          publicKey: { type: "string", description: "The base64 p= value" },
+          createdAt: timestamp,
+        },
+      },
+    },
+    records: { type: "array", items: recordSchema },
+  },
+} as const;
+
+export const domainListSchema = {
+  type: "object",
+  required: ["data"],
+  properties: { data: { type: "array", items: domainSchema } },
+} as const;

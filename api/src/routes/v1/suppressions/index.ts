@@ -1,0 +1,100 @@
+import { parseAddress } from "@mailroom/core/emails";
+import { MailroomError } from "@mailroom/core/errors";
+import {
+  deleteSuppression,
+  getSuppression,
+  listSuppressions,
+  type Suppression,
+} from "@mailroom/core/suppressions";
+import type { FastifyInstance } from "fastify";
+import type { ApiDeps } from "../../../deps.ts";
+import { errorSchema } from "../send/schema.ts";
+import { addressParamsSchema, listQuerySchema, suppressionListSchema, suppressionSchema } from "./schema.ts";
+
+type AddressParams = { address: string };
+
+const errors = { "4xx": errorSchema, "5xx": errorSchema };
+
+function presentSuppression(s: Suppression) {
+  return {
+    address: s.address,
+    reason: s.reason,
+    detail: s.detail,
+    sourceEmailId: s.sourceEmailId,
+    createdAt: s.createdAt.toISOString(),
+  };
+}
+
+/** A malformed address is the caller's mistake (400); a well-formed one that is not listed is a 404. */
+function address(param: string): string {
+  const parsed = parseAddress(param);
+  if (!parsed) throw new MailroomError("validation_error", "address: an email address");
+  return parsed;
+}
+
+const notFound = (a: string) =>
+  new MailroomError("not_found", `${a} is not on this account's suppression list.`);
+
+/**
+ * /v1/suppressions: the account's suppressed recipients (hard bounces), which later sends skip with
+ * `suppressed`. Scope `send`, since the list decides what the account's sends do.
+ */
+export function suppressionRoutes(app: FastifyInstance, deps: ApiDeps): void {
+  const config = { scope: "send" as const };
+
+  app.get<{ Querystring: { limit?: string; after?: string } }>(
+    "/v1/suppressions",
+    {
+      config,
+      schema: {
+        summary: "List suppressed addresses, alphabetically",
+        querystring: listQuerySchema,
+        response: { 200: suppressionListSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { limit, after } = request.query;
+      const page = await listSuppressions(deps.pool, request.apiKey.account, {
+        after: after?.toLowerCase(),
+        limit: limit ? Number(limit) : 20,
+      });
+      return { data: page.data.map(presentSuppression), hasMore: page.hasMore };
+    },
+  );
+
+  app.get<{ Params: AddressParams }>(
+    "/v1/suppressions/:address",
+    {
+      config,
+      schema: {
+        summary: "Read one suppressed address",
+        params: addressParamsSchema,
+        response: { 200: suppressionSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const wanted = address(request.params.address);
+      const found = await getSuppression(deps.pool, request.apiKey.account, wanted);
+      if (!found) throw notFound(wanted);
+      return presentSuppression(found);
+    },
+  );
+
+  app.delete<{ Params: AddressParams }>(
+    "/v1/suppressions/:address",
+    {
+      config,
+      schema: {
+        summary: "Remove an address from the list so mail to it is attempted again",
+        params: addressParamsSchema,
+        response: errors,
+      },
+    },
+    async (request, reply) => {
+      const wanted = address(request.params.address);
+      if (!(await deleteSuppression(deps.pool, request.apiKey.account, wanted))) throw notFound(wanted);
+      request.log.info("suppression removed");
+      return reply.code(204).send();
+    },
+  );
+}
