@@ -1,7 +1,8 @@
+import { MailroomError } from "@mailroom/core/errors";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerFactory } from "fastify";
 import type { ApiDeps } from "./deps.ts";
 import { registerAuth } from "./plugins/auth.ts";
-import { registerErrorHandling } from "./plugins/errors.ts";
+import { registerErrorHandling, sendError } from "./plugins/errors.ts";
 import { registerOpenApi } from "./plugins/openapi.ts";
 import { registerTelemetry } from "./plugins/telemetry.ts";
 import { domainRoutes } from "./routes/v1/domains/index.ts";
@@ -24,6 +25,12 @@ export function buildApp(deps: ApiDeps, options: BuildAppOptions = {}): FastifyI
     requestIdHeader: false,
     genReqId: () => crypto.randomUUID(),
     return503OnClosing: true,
+    // Domain names and addresses travel in paths (`/v1/domains/:domain`) and may be long.
+    routerOptions: { maxParamLength: 320 },
+    // Errors Fastify raises before routing (bad URL encoding, …) get the spec's error shape too.
+    frameworkErrors: (error, _request, reply) => {
+      sendError(reply, new MailroomError("validation_error", `url: ${error.message}`));
+    },
     ajv: {
       // Unknown fields are errors, not silently dropped; strings are never coerced into other types.
       customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: false },

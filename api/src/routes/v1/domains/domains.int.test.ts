@@ -177,6 +177,17 @@ describe("POST /v1/domains", () => {
     }
   });
 
+  it("stores an IDN in its xn-- form and finds it by either spelling", async () => {
+    const domain = await create("Bücher.acme.test");
+    expect(domain.name).toBe("xn--bcher-kva.acme.test");
+    expect(domain.records[0]?.name).toMatch(/\._domainkey\.xn--bcher-kva\.acme\.test$/);
+    for (const spelling of ["xn--bcher-kva.acme.test", encodeURIComponent("BÜCHER.acme.test")]) {
+      const res = await api.request("GET", `/v1/domains/${spelling}`, { key });
+      expect(res.status, spelling).toBe(200);
+      expect(res.json.name).toBe("xn--bcher-kva.acme.test");
+    }
+  });
+
   it("refuses hostile and invalid names with 400 and stores nothing", async () => {
     const hostile = [
       "",
@@ -351,6 +362,20 @@ describe("POST /v1/domains/:domain/verify", () => {
 });
 
 describe("reading and deleting", () => {
+  it("serves long names, and answers malformed paths in the error shape", async () => {
+    const long = `${"a".repeat(60)}.${"b".repeat(60)}.${"c".repeat(60)}.long.test`;
+    const created = await api.request("POST", "/v1/domains", { key, body: { name: long } });
+    expect(created.status, created.text).toBe(201);
+    const read = await api.request("GET", `/v1/domains/${long}`, { key });
+    expect(read.status).toBe(200);
+    expect(read.json.name).toBe(long);
+    const gone = await api.request("DELETE", `/v1/domains/${long}`, { key });
+    expect(gone.status).toBe(204);
+    const broken = await api.request("GET", "/v1/domains/%E0%A4%A", { key });
+    expect(broken.status).toBe(400);
+    expect(broken.json).toEqual({ error: "validation_error", message: expect.any(String) });
+  });
+
   it("deletes a domain with 204; it is then gone and its name free again", async () => {
     const first = await create("gone.acme.test");
     const res = await api.request("DELETE", "/v1/domains/gone.acme.test", { key });
