@@ -1,4 +1,6 @@
 import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -71,6 +73,25 @@ describe("mailroom CLI", () => {
     await expect(authenticateKey(db.pool, `Bearer ${fullKey}`)).rejects.toMatchObject({
       code: "api_key_revoked",
     });
+  });
+
+  it("applies the example resources without a cluster (operator local mode)", async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), "mailroom-apply-"));
+    try {
+      const examples = path.resolve(import.meta.dirname, "../../examples");
+      const out = await mailroom(["apply", "-f", examples], { MAILROOM_DATA_DIR: dataDir });
+      expect(out.code, out.stderr).toBe(0);
+      expect(out.stdout).toMatch(/ApiKey\s+default\s+checkout\s+True/);
+      expect(out.stdout).toMatch(/SendingDomain\s+default\s+\S+\s+False\s+VerificationPending/);
+      const again = await mailroom(["apply", "-f", examples], { MAILROOM_DATA_DIR: dataDir });
+      expect(again.stdout).toBe(out.stdout);
+      const { rows } = await db.pool.query(
+        "select count(*)::int as n from api_keys where managed_by = 'operator'",
+      );
+      expect(rows[0]?.n).toBe(1);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 
   it("explains bad input and bad configuration", async () => {

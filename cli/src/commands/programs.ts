@@ -13,6 +13,19 @@ export function registerProgramCommands(program: Command): void {
     .description("run delivery and background jobs (production: one per worker pod)")
     .action(async () => (await actions()).runProgram("worker"));
   program
+    .command("operator")
+    .description(
+      "reconcile ApiKey, SendingDomain, Template and WebhookEndpoint resources (production: the operator pod)",
+    )
+    .action(async () => (await import("./operator-actions.ts")).runOperator());
+  program
+    .command("apply")
+    .description("apply Mailroom resources from YAML without a cluster (local mode of the operator)")
+    .requiredOption("-f, --filename <paths...>", "YAML files or directories (e.g. examples/)")
+    .action(async (options: { filename: string[] }) =>
+      (await import("./operator-actions.ts")).runApply(options.filename),
+    );
+  program
     .command("migrate")
     .description("bring the database schema up to date (Mailroom's and graphile-worker's), then exit")
     .action(async () => (await actions()).runMigrate());

@@ -99,7 +99,7 @@ async function startAll(config: Config, logger: Logger, stops: Array<() => Promi
 }
 
 /** The configured key-encryption key, else the local one under the data directory (created once). */
-async function localKek(config: Config): Promise<Buffer> {
+export async function localKek(config: Config): Promise<Buffer> {
   const configured = await loadKek(config);
   if (configured) return configured;
   const { file, created } = await ensureLocalKek(config.dataDir);

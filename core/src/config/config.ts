@@ -75,6 +75,12 @@ const envSchema = z.object({
   MAILROOM_HOSTNAME: z.string().min(1).default("mailroom.localhost"),
   MAILROOM_ALLOW_UNVERIFIED_FROM: bool.default(false),
 
+  MAILROOM_OPERATOR_NAMESPACE: z.string().min(1).optional(),
+  MAILROOM_OPERATOR_LEASE_NAMESPACE: z.string().min(1).default("mailroom"),
+  MAILROOM_OPERATOR_IDENTITY: z.string().min(1).optional(),
+  MAILROOM_OPERATOR_OWNER_REFERENCES: bool.default(true),
+  MAILROOM_OPERATOR_INTERNAL_PORT: port.default(9466),
+
   MAILROOM_WEBHOOK_ALLOWED_CIDRS: z
     .string()
     .refine((v) => {
@@ -161,6 +167,13 @@ function buildConfig(e: z.infer<typeof envSchema>) {
       hostname: e.MAILROOM_HOSTNAME,
     },
     sending: { allowUnverifiedFrom: e.MAILROOM_ALLOW_UNVERIFIED_FROM },
+    operator: {
+      namespace: e.MAILROOM_OPERATOR_NAMESPACE,
+      leaseNamespace: e.MAILROOM_OPERATOR_LEASE_NAMESPACE,
+      identity: e.MAILROOM_OPERATOR_IDENTITY,
+      ownerReferences: e.MAILROOM_OPERATOR_OWNER_REFERENCES,
+      internalPort: e.MAILROOM_OPERATOR_INTERNAL_PORT,
+    },
     webhooks: {
       allowedCidrs: e.MAILROOM_WEBHOOK_ALLOWED_CIDRS ? parseCidrList(e.MAILROOM_WEBHOOK_ALLOWED_CIDRS) : [],
       timeoutMs: e.MAILROOM_WEBHOOK_TIMEOUT_MS,

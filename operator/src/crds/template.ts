@@ -4,6 +4,7 @@ import {
   conditionsSchema,
   observedGenerationSchema,
   readyColumn,
+  reclaimPolicySchema,
 } from "./common.ts";
 import type { FromSchema, SchemaProps } from "./schema-types.ts";
 
@@ -31,6 +32,7 @@ const spec = {
       description: "A JSON Schema the variables of a send must satisfy.",
       "x-kubernetes-preserve-unknown-fields": true,
     },
+    reclaimPolicy: reclaimPolicySchema,
   },
 } as const satisfies SchemaProps;
 

@@ -1,0 +1,92 @@
+import os from "node:os";
+import { KubeConfig } from "@kubernetes/client-node";
+import { migrate } from "@mailroom/core/db";
+import { createLogger, startInternalServer } from "@mailroom/core/telemetry";
+import {
+  ALL_CONTROLLERS,
+  applyManifests,
+  createKube,
+  createKubeEventRecorder,
+  createKubeSecretStore,
+  startOperator,
+} from "@mailroom/operator";
+import { Registry } from "prom-client";
+import { loadProgramConfig } from "../config.ts";
+import { openDatabase, openPool } from "../database.ts";
+import { printTable, say, step } from "../output.ts";
+import { requireKek } from "../programs.ts";
+import { stopOnSignal } from "./lifecycle.ts";
+import { localKek } from "./run-action.ts";
+
+/** `mailroom operator`: reconciles the cluster's Mailroom resources into Postgres while it holds the Lease. */
+export async function runOperator(): Promise<void> {
+  const config = loadProgramConfig();
+  const logger = createLogger({ level: config.log.level, name: "mailroom-operator" });
+  const kek = await requireKek(config);
+  const db = await openDatabase(config, step);
+  const pool = openPool(config, db.url, "mailroom-operator", (e) =>
+    logger.warn({ err: e }, "idle client error"),
+  );
+  const kc = new KubeConfig();
+  // In a pod: the service account; elsewhere: KUBECONFIG or ~/.kube/config.
+  kc.loadFromDefault();
+  const kube = createKube(kc);
+  const registry = new Registry();
+  const running = startOperator({
+    kube,
+    context: {
+      pool,
+      kek,
+      secrets: createKubeSecretStore(kube),
+      events: createKubeEventRecorder(kube, logger),
+      log: logger,
+      now: () => new Date(),
+      ownerReferences: config.operator.ownerReferences,
+    },
+    controllers: ALL_CONTROLLERS,
+    registry,
+    identity: config.operator.identity ?? os.hostname(),
+    leaseNamespace: config.operator.leaseNamespace,
+    ...(config.operator.namespace ? { namespace: config.operator.namespace } : {}),
+  });
+  const internal = await startInternalServer({
+    host: config.internalHost,
+    port: config.operator.internalPort,
+    registry,
+    ready: async () => true,
+  });
+  say(
+    `Operator   watching ${config.operator.namespace ?? "all namespaces"}; lease ${config.operator.leaseNamespace}`,
+  );
+  stopOnSignal([
+    () => running.stop({ release: true }),
+    () => internal.close(),
+    () => pool.end(),
+    () => db.stop(),
+  ]);
+}
+
+/** `mailroom apply -f`: the operator's reconcile code on YAML files, against the local database. */
+export async function runApply(paths: string[]): Promise<void> {
+  const config = loadProgramConfig();
+  const logger = createLogger({
+    level: config.log.level === "info" ? "warn" : config.log.level,
+    name: "mailroom-apply",
+  });
+  const kek = await localKek(config);
+  const db = await openDatabase(config, step);
+  const pool = openPool(config, db.url, "mailroom-apply");
+  try {
+    await migrate({ url: db.url });
+    const applied = await applyManifests({ pool, kek, dataDir: config.dataDir, log: logger }, paths);
+    if (applied.length === 0) say("no Mailroom resources (apiVersion mailroom.dev/v1alpha1) in those files");
+    printTable(
+      ["KIND", "NAMESPACE", "NAME", "READY", "REASON"],
+      applied.map((r) => [r.kind, r.namespace, r.name, r.ready.status, r.ready.reason]),
+    );
+    say(`generated keys and secrets are under ${config.dataDir}/secrets/`);
+  } finally {
+    await pool.end();
+    await db.stop();
+  }
+}

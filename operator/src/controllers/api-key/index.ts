@@ -1,0 +1,12 @@
+import type { KindController } from "../kind-controller.ts";
+import { finalizeApiKey } from "./finalizer.ts";
+import { reconcileApiKey } from "./reconcile.ts";
+
+export { apiKeySecretName } from "./reconcile.ts";
+
+/** The ApiKey controller. */
+export const apiKeyController: KindController<"ApiKey"> = {
+  kind: "ApiKey",
+  reconcile: reconcileApiKey,
+  finalize: finalizeApiKey,
+};

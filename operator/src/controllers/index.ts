@@ -1,0 +1,13 @@
+import type { ControllerSet } from "../runtime/operator.ts";
+import { apiKeyController } from "./api-key/index.ts";
+import { sendingDomainController } from "./sending-domain/index.ts";
+import { templateController } from "./template/index.ts";
+import { webhookEndpointController } from "./webhook-endpoint/index.ts";
+
+/** Every kind's controller, as the operator runs them. */
+export const ALL_CONTROLLERS: ControllerSet = {
+  ApiKey: apiKeyController,
+  SendingDomain: sendingDomainController,
+  Template: templateController,
+  WebhookEndpoint: webhookEndpointController,
+};

@@ -1,0 +1,19 @@
+/** SendingDomain status: the records to publish with their verification, and Ready = verified. */
+import type { DomainRecord } from "@mailroom/core/domains";
+import { type ConditionState, notOk, ok } from "../conditions.ts";
+import type { StatusFields } from "../kind-controller.ts";
+
+export function sendingDomainFields(domain: DomainRecord): StatusFields<"SendingDomain"> {
+  return {
+    verification: domain.status,
+    records: domain.records.map((r) => ({ type: r.type, name: r.name, value: r.value, status: r.status })),
+  };
+}
+
+/** Mail can only be sent from a verified domain, so that is what Ready means. */
+export function sendingDomainReady(domain: DomainRecord): ConditionState {
+  if (domain.status === "verified") return ok("Verified", `${domain.name} is verified`);
+  const failing = domain.records.find((r) => r.required && r.status !== "verified" && r.reason);
+  const why = domain.statusReason ?? failing?.reason ?? "publish the records in status.records";
+  return notOk(domain.status === "pending" ? "VerificationPending" : "VerificationFailed", why);
+}

@@ -1,0 +1,126 @@
+/**
+ * Drives one kind's controller for one object, the same for every kind: the finalizer first, then
+ * reconcile, then `/status` with Ready and Synced at the object's generation.
+ */
+import { isMailroomError } from "@mailroom/core/errors";
+import type { MailroomKind, MailroomKinds } from "../crds/index.ts";
+import type { CustomResourceClient } from "../kube.ts";
+import { type Condition, notOk, setCondition } from "./conditions.ts";
+import type { ReconcileContext } from "./context.ts";
+import { type KindController, type ReconcileOutcome, refOf, type StatusFields } from "./kind-controller.ts";
+
+/** Our finalizer: the resource stays until its Postgres state is revoked, removed or let go. */
+export const FINALIZER = "mailroom.dev/finalizer";
+
+/** What the work queue should do next with this object. */
+export interface SyncResult {
+  requeueAfterMs?: number;
+}
+
+type Resource<K extends MailroomKind> = MailroomKinds[K];
+
+/**
+ * Computes the full next status. Fields the controller no longer reports are set to null so a merge patch
+ * removes them.
+ */
+export function nextStatus<K extends MailroomKind>(
+  object: Resource<K>,
+  outcome: ReconcileOutcome<StatusFields<K>>,
+  now: Date,
+): Record<string, unknown> {
+  const generation = object.metadata.generation ?? 0;
+  const previous = object.status as { conditions?: Condition[] } | undefined;
+  let conditions = setCondition(previous?.conditions, "Ready", outcome.ready, generation, now);
+  conditions = setCondition(conditions, "Synced", outcome.synced, generation, now);
+  const next: Record<string, unknown> = { ...outcome.fields, observedGeneration: generation, conditions };
+  for (const key of Object.keys(previous ?? {})) if (!(key in next)) next[key] = null;
+  for (const [key, value] of Object.entries(next)) if (value === undefined) next[key] = null;
+  return next;
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  const canonical = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(canonical)
+      : v && typeof v === "object"
+        ? Object.fromEntries(
+            Object.entries(v)
+              .filter(([, x]) => x !== null && x !== undefined)
+              .sort(([x], [y]) => x.localeCompare(y))
+              .map(([k, x]) => [k, canonical(x)]),
+          )
+        : v;
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+}
+
+/** Runs the finalizer, then lets go of the object. */
+async function finalizeObject<K extends MailroomKind>(
+  ctx: ReconcileContext,
+  client: CustomResourceClient<Resource<K>>,
+  controller: KindController<K>,
+  object: Resource<K>,
+): Promise<SyncResult> {
+  const finalizers = object.metadata.finalizers ?? [];
+  if (!finalizers.includes(FINALIZER)) return {};
+  await controller.finalize(ctx, object);
+  const { namespace = "default", name = "" } = object.metadata;
+  // resourceVersion makes this a compare-and-swap: another controller's finalizer change is never lost.
+  await client.patch(namespace, name, {
+    metadata: {
+      finalizers: finalizers.filter((f) => f !== FINALIZER),
+      resourceVersion: object.metadata.resourceVersion,
+    },
+  });
+  ctx.log.info({ kind: controller.kind, namespace, name }, "finalized");
+  return {};
+}
+
+/** Reconciles one object end to end. Throws for the queue to retry with backoff. */
+export async function syncObject<K extends MailroomKind>(
+  ctx: ReconcileContext,
+  client: CustomResourceClient<Resource<K>>,
+  controller: KindController<K>,
+  observed: Resource<K>,
+): Promise<SyncResult> {
+  if (observed.metadata.deletionTimestamp) return finalizeObject(ctx, client, controller, observed);
+  const { namespace = "default", name = "" } = observed.metadata;
+  let object = observed;
+  if (!(object.metadata.finalizers ?? []).includes(FINALIZER)) {
+    // The finalizer goes on before any Postgres state exists, so no state can outlive its resource.
+    object = await client.patch(namespace, name, {
+      metadata: {
+        finalizers: [...(object.metadata.finalizers ?? []), FINALIZER],
+        resourceVersion: object.metadata.resourceVersion,
+      },
+    });
+  }
+  let outcome: ReconcileOutcome<StatusFields<K>>;
+  let failure: unknown;
+  try {
+    outcome = await controller.reconcile(ctx, object);
+  } catch (error) {
+    // A non-retryable domain error (a spec core refuses) is a state to report, not a failure to retry.
+    const terminal = isMailroomError(error) && !error.retryable;
+    const reason = terminal ? "Invalid" : "ReconcileError";
+    const message = error instanceof Error ? error.message : String(error);
+    const previousReady = (object.status as { conditions?: Condition[] } | undefined)?.conditions?.find(
+      (c) => c.type === "Ready",
+    );
+    outcome = {
+      fields: stripConditions(object.status) as StatusFields<K>,
+      ready: previousReady ?? notOk(reason, message),
+      synced: notOk(reason, message),
+    };
+    await ctx.events.record(refOf(object), "Warning", reason, message);
+    if (!terminal) failure = error;
+  }
+  const status = nextStatus(object, outcome, ctx.now());
+  if (!sameJson(status, object.status)) await client.patchStatus(namespace, name, { status });
+  if (failure) throw failure;
+  return outcome.requeueAfterMs === undefined ? {} : { requeueAfterMs: outcome.requeueAfterMs };
+}
+
+function stripConditions(status: unknown): Record<string, unknown> {
+  const { conditions: _c, observedGeneration: _g, ...fields } = (status ?? {}) as Record<string, unknown>;
+  return fields;
+}

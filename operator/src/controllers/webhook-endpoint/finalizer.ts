@@ -1,0 +1,31 @@
+/**
+ * WebhookEndpoint deletion removes the endpoint: the CRD has no reclaimPolicy for it, since an endpoint
+ * nobody declares would go on receiving an account's events unmanaged.
+ */
+import { deleteEndpoint } from "@mailroom/core/webhooks";
+import type { WebhookEndpoint } from "../../crds/index.ts";
+import { deleteBinding, getBinding } from "../bindings.ts";
+import type { ReconcileContext } from "../context.ts";
+import { accountOf, refOf } from "../kind-controller.ts";
+import { webhookSecretOf } from "./reconcile.ts";
+
+export async function finalizeWebhookEndpoint(
+  ctx: ReconcileContext,
+  resource: WebhookEndpoint,
+): Promise<void> {
+  const ref = refOf(resource);
+  const account = accountOf(resource);
+  const binding = await getBinding(ctx.pool, "WebhookEndpoint", account, ref.name);
+  if (!binding || binding.uid !== ref.uid) return;
+  if (binding.targetId) {
+    await deleteEndpoint(ctx.pool, account, binding.targetId, { actor: "operator" }).catch(
+      (error: unknown) => {
+        if ((error as { code?: string }).code !== "not_found") throw error;
+      },
+    );
+    await ctx.events.record(ref, "Normal", "Deleted", `deleted endpoint ${binding.targetId}`);
+  }
+  const secret = webhookSecretOf(resource);
+  if (secret.generated) await ctx.secrets.remove(account, secret.name);
+  await deleteBinding(ctx.pool, "WebhookEndpoint", account, ref.name);
+}

@@ -1,0 +1,169 @@
+/**
+ * Leader election on a coordination.k8s.io/v1 Lease, as client-go does it: a candidate takes the Lease when
+ * it is free or when its record has not changed for leaseDuration by the candidate's own clock (so clock
+ * skew between replicas does not matter), renews it every retryPeriod with a compare-and-swap on
+ * resourceVersion, and stops leading as soon as it sees another holder or fails to renew for renewDeadline.
+ * A clean stop releases the Lease so the standby takes over without waiting for expiry.
+ */
+import { type V1Lease, V1MicroTime } from "@kubernetes/client-node";
+import type { OperatorLogger } from "../controllers/context.ts";
+import { isKubeError, type Kube } from "../kube.ts";
+import { sleep } from "./backoff.ts";
+
+export interface LeaderElectionOptions {
+  leases: Kube["leases"];
+  namespace: string;
+  name: string;
+  identity: string;
+  leaseDurationMs?: number;
+  renewDeadlineMs?: number;
+  retryPeriodMs?: number;
+  onStartedLeading(): Promise<void>;
+  onStoppedLeading(): Promise<void>;
+  log: OperatorLogger;
+}
+
+export interface LeaderElection {
+  isLeader(): boolean;
+  /**
+   * Stops campaigning; a leader stops leading and releases the Lease. `release: false` leaves the Lease to
+   * expire, as a crashed replica would (the standby then waits out leaseDuration).
+   */
+  stop(options?: { release?: boolean }): Promise<void>;
+}
+
+/** The API server parses MicroTime with exactly six fractional digits; a read-back value may be a plain string. */
+function micro(value: Date | string): V1MicroTime {
+  return new V1MicroTime(new Date(value).getTime());
+}
+
+type Attempt = "acquired" | "held-by-other" | "failed";
+
+export function startLeaderElection(options: LeaderElectionOptions): LeaderElection {
+  const leaseDurationMs = options.leaseDurationMs ?? 15_000;
+  const renewDeadlineMs = options.renewDeadlineMs ?? 10_000;
+  const retryPeriodMs = options.retryPeriodMs ?? 2_000;
+  const abort = new AbortController();
+  let leading = false;
+  let observedRecord = "";
+  let observedAt = 0;
+
+  async function tryAcquireOrRenew(): Promise<Attempt> {
+    const now = Date.now();
+    const spec = {
+      holderIdentity: options.identity,
+      leaseDurationSeconds: Math.ceil(leaseDurationMs / 1000),
+      renewTime: new V1MicroTime(now),
+    };
+    let lease: V1Lease;
+    try {
+      lease = await options.leases.get(options.namespace, options.name);
+    } catch (error) {
+      if (!isKubeError(error, 404)) throw error;
+      try {
+        await options.leases.create(options.namespace, {
+          apiVersion: "coordination.k8s.io/v1",
+          kind: "Lease",
+          metadata: { name: options.name },
+          spec: { ...spec, acquireTime: new V1MicroTime(now), leaseTransitions: 0 },
+        });
+        return "acquired";
+      } catch (createError) {
+        if (isKubeError(createError, 409)) return "held-by-other";
+        throw createError;
+      }
+    }
+    const current = lease.spec ?? {};
+    const record = `${current.holderIdentity}|${String(current.renewTime?.valueOf())}|${current.leaseTransitions}`;
+    if (record !== observedRecord) {
+      observedRecord = record;
+      observedAt = now;
+    }
+    const mine = current.holderIdentity === options.identity;
+    const durationMs = (current.leaseDurationSeconds ?? 0) * 1000;
+    if (!mine && current.holderIdentity && observedAt + durationMs > now) return "held-by-other";
+    try {
+      await options.leases.replace(options.namespace, options.name, {
+        ...lease,
+        spec: {
+          ...current,
+          ...spec,
+          acquireTime: mine && current.acquireTime ? micro(current.acquireTime) : new V1MicroTime(now),
+          leaseTransitions: (current.leaseTransitions ?? 0) + (mine ? 0 : 1),
+        },
+      });
+      return "acquired";
+    } catch (error) {
+      // Someone else wrote the Lease since we read it: they won this round.
+      if (isKubeError(error, 409)) return "held-by-other";
+      throw error;
+    }
+  }
+
+  async function attempt(): Promise<Attempt> {
+    try {
+      return await tryAcquireOrRenew();
+    } catch (error) {
+      options.log.warn({ err: error, lease: options.name }, "leader election: lease update failed");
+      return "failed";
+    }
+  }
+
+  async function stopLeading() {
+    leading = false;
+    await options.onStoppedLeading();
+  }
+
+  async function run() {
+    let lastRenew = 0;
+    while (!abort.signal.aborted) {
+      const result = await attempt();
+      if (abort.signal.aborted) break;
+      if (result === "acquired") {
+        lastRenew = Date.now();
+        if (!leading) {
+          leading = true;
+          options.log.info({ identity: options.identity }, "leader election: started leading");
+          await options.onStartedLeading();
+        }
+      } else if (leading && (result === "held-by-other" || Date.now() - lastRenew > renewDeadlineMs)) {
+        options.log.warn({ identity: options.identity, result }, "leader election: lost the lease");
+        await stopLeading();
+      }
+      await sleep(retryPeriodMs, abort.signal);
+    }
+  }
+
+  async function release() {
+    try {
+      const lease = await options.leases.get(options.namespace, options.name);
+      if (lease.spec?.holderIdentity !== options.identity) return;
+      await options.leases.replace(options.namespace, options.name, {
+        ...lease,
+        spec: {
+          ...lease.spec,
+          ...(lease.spec.acquireTime ? { acquireTime: micro(lease.spec.acquireTime) } : {}),
+          holderIdentity: "",
+          leaseDurationSeconds: 1,
+          renewTime: new V1MicroTime(),
+        },
+      });
+    } catch (error) {
+      // The standby then waits for expiry instead: slower, still safe.
+      options.log.warn({ err: error }, "leader election: could not release the lease");
+    }
+  }
+
+  const running = run();
+  return {
+    isLeader: () => leading,
+    async stop(stopOptions = {}) {
+      abort.abort();
+      await running;
+      if (leading) {
+        await stopLeading();
+        if (stopOptions.release ?? true) await release();
+      }
+    },
+  };
+}

@@ -1,0 +1,136 @@
+/**
+ * The in-cluster operator: leader election gates everything; the leader runs, per kind, a supervised
+ * informer feeding a per-object work queue whose handler is the kind's controller, plus a periodic resync
+ * that requeues every object so drift in Postgres is found without any Kubernetes change.
+ */
+import type { Registry } from "prom-client";
+import type { ReconcileContext } from "../controllers/context.ts";
+import type { KindController } from "../controllers/kind-controller.ts";
+import { syncObject } from "../controllers/sync.ts";
+import type { MailroomKind, MailroomKinds } from "../crds/index.ts";
+import type { Kube } from "../kube.ts";
+import type { BackoffPolicy } from "./backoff.ts";
+import { type Informer, startInformer } from "./informer.ts";
+import { startLeaderElection } from "./leader-election.ts";
+import { createOperatorMetrics } from "./metrics.ts";
+import { createWorkQueue, type WorkQueue } from "./work-queue.ts";
+
+/** One controller per kind; a kind left out is not reconciled. */
+export type ControllerSet = { [K in MailroomKind]?: KindController<K> };
+
+export interface OperatorOptions {
+  kube: Kube;
+  context: ReconcileContext;
+  controllers: ControllerSet;
+  registry: Registry;
+  /** This replica's name in the Lease (the pod name). */
+  identity: string;
+  leaseNamespace: string;
+  leaseName?: string;
+  /** Watch one namespace; all namespaces when undefined. */
+  namespace?: string;
+  resyncMs?: number;
+  leaderElection?: { leaseDurationMs?: number; renewDeadlineMs?: number; retryPeriodMs?: number };
+  queue?: { concurrency?: number; retry?: BackoffPolicy };
+  informerBackoff?: BackoffPolicy;
+}
+
+export interface RunningOperator {
+  isLeader(): boolean;
+  /** Resolves once every informer has listed and every queue is empty (for tests and readiness). */
+  settled(): Promise<void>;
+  /** Stops reconciling; see LeaderElection.stop for `release`. */
+  stop(options?: { release?: boolean }): Promise<void>;
+}
+
+interface KindRuntime {
+  informer: Informer<unknown>;
+  queue: WorkQueue;
+}
+
+export function startOperator(options: OperatorOptions): RunningOperator {
+  const metrics = createOperatorMetrics(options.registry);
+  const { log } = options.context;
+  let runtimes: KindRuntime[] = [];
+  let resync: NodeJS.Timeout | undefined;
+
+  function startKind<K extends MailroomKind>(controller: KindController<K>): KindRuntime {
+    const client = options.kube.customResources[controller.kind];
+    // Assigned right below; the queue's handler only runs after the informer delivers a key.
+    let informer: Informer<MailroomKinds[K]> | undefined;
+    const queue = createWorkQueue({
+      name: controller.kind,
+      log,
+      metrics,
+      ...options.queue,
+      async handle(key) {
+        const object = informer?.get(key);
+        if (!object) return undefined;
+        return syncObject(options.context, client, controller, object);
+      },
+    });
+    informer = startInformer({
+      kind: controller.kind,
+      log,
+      metrics,
+      ...(options.informerBackoff ? { backoff: options.informerBackoff } : {}),
+      list: () => client.list(options.namespace),
+      watch: (resourceVersion, onEvent) =>
+        client.watch(
+          { resourceVersion, ...(options.namespace ? { namespace: options.namespace } : {}) },
+          onEvent,
+        ),
+      onChange: (key, object) => {
+        if (object) queue.add(key);
+      },
+    });
+    return { informer, queue };
+  }
+
+  async function startControllers() {
+    metrics.leader.set(1);
+    const set = options.controllers;
+    runtimes = [
+      set.ApiKey && startKind(set.ApiKey),
+      set.SendingDomain && startKind(set.SendingDomain),
+      set.Template && startKind(set.Template),
+      set.WebhookEndpoint && startKind(set.WebhookEndpoint),
+    ].filter((r): r is KindRuntime => r !== undefined);
+    resync = setInterval(
+      () => {
+        for (const { informer, queue } of runtimes) for (const key of informer.keys()) queue.add(key);
+      },
+      options.resyncMs ?? 10 * 60_000,
+    );
+  }
+
+  async function stopControllers() {
+    clearInterval(resync);
+    resync = undefined;
+    const stopping = runtimes;
+    runtimes = [];
+    await Promise.all(stopping.map((r) => r.informer.stop()));
+    await Promise.all(stopping.map((r) => r.queue.shutdown()));
+    metrics.leader.set(0);
+  }
+
+  const election = startLeaderElection({
+    leases: options.kube.leases,
+    namespace: options.leaseNamespace,
+    name: options.leaseName ?? "mailroom-operator",
+    identity: options.identity,
+    ...options.leaderElection,
+    onStartedLeading: startControllers,
+    onStoppedLeading: stopControllers,
+    log,
+  });
+
+  return {
+    isLeader: () => election.isLeader(),
+    async settled() {
+      await Promise.all(runtimes.map((r) => r.informer.synced));
+      await Promise.all(runtimes.map((r) => r.queue.idle()));
+    },
+    stop: (stopOptions) => election.stop(stopOptions),
+  };
+}
