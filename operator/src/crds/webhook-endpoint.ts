@@ -1,3 +1,4 @@
+import { WEBHOOK_EVENT_TYPES } from "@mailroom/core/webhooks";
 import {
   ageColumn,
   type CrdDefinition,
@@ -8,18 +9,8 @@ import {
 } from "./common.ts";
 import type { FromSchema, SchemaProps } from "./schema-types.ts";
 
-/** Events an endpoint can subscribe to (DESIGN.md §4, §6, §7). */
-export const WEBHOOK_EVENTS = [
-  "email.scheduled",
-  "email.queued",
-  "email.delivered",
-  "email.deferred",
-  "email.bounced",
-  "email.failed",
-  "email.canceled",
-  "domain.verified",
-  "domain.failed",
-] as const;
+/** Events an endpoint can subscribe to: the webhook domain's own list, so the CRD cannot drift from it. */
+export const WEBHOOK_EVENTS = WEBHOOK_EVENT_TYPES;
 
 const spec = {
   type: "object",

@@ -1,11 +1,9 @@
-import { loadConfig } from "@mailroom/core/config";
 import { createKey, revokeKey, type Scope } from "@mailroom/core/keys";
-import { createLogger, createMetrics } from "@mailroom/core/telemetry";
 import { createTemplate } from "@mailroom/core/templates";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp } from "../../../../../test/support/app.ts";
 import { createTestDatabase, type TestDatabase } from "../../../../../test/support/db.ts";
-import { buildApp } from "../../../app.ts";
 
 let db: TestDatabase;
 let app: FastifyInstance;
@@ -19,15 +17,7 @@ async function keyFor(account: string, scopes: Scope[]): Promise<string> {
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  const deps = {
-    config: loadConfig({}),
-    pool: db.pool,
-    logger: createLogger({ level: "silent", name: "test" }),
-    metrics: createMetrics("api"),
-    kek: Buffer.alloc(32, 1),
-  };
-  app = buildApp(deps);
-  await app.ready();
+  app = await startTestApp(db);
   acmeKey = await keyFor("acme", ["templates"]);
 });
 afterAll(async () => {

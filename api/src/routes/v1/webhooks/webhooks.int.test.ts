@@ -1,12 +1,10 @@
-import { loadConfig } from "@mailroom/core/config";
 import { withTransaction } from "@mailroom/core/db";
 import { createKey, revokeKey, type Scope } from "@mailroom/core/keys";
-import { createLogger, createMetrics } from "@mailroom/core/telemetry";
 import { activeSecrets, createEndpoint, emitEvents, fanOutEvents } from "@mailroom/core/webhooks";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp } from "../../../../../test/support/app.ts";
 import { createTestDatabase, type TestDatabase } from "../../../../../test/support/db.ts";
-import { buildApp } from "../../../app.ts";
 
 let db: TestDatabase;
 let app: FastifyInstance;
@@ -18,15 +16,7 @@ async function keyFor(account: string, scopes: Scope[]): Promise<string> {
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  const deps = {
-    config: loadConfig({}),
-    pool: db.pool,
-    logger: createLogger({ level: "silent", name: "test" }),
-    metrics: createMetrics("api"),
-    kek: Buffer.alloc(32, 1),
-  };
-  app = buildApp(deps);
-  await app.ready();
+  app = await startTestApp(db);
   acmeKey = await keyFor("acme", ["webhooks"]);
 });
 afterAll(async () => {
