@@ -25,6 +25,7 @@ import {
   webhookBody,
 } from "../core/src/webhooks/index.ts";
 import { makeWebhookTasks } from "../worker/src/tasks/webhook-deliver.ts";
+import { writeBenchmarkSection } from "./benchmarks-file.ts";
 
 const SIGN_COUNT = 200_000;
 const POST_COUNT = 20_000;
@@ -226,23 +227,26 @@ try {
     Math.round(r.count / r.seconds).toLocaleString("en-US");
   const row = (name: string, r: { count: number; seconds: number }, note: string) =>
     `| ${name} | ${r.count.toLocaleString("en-US")} | ${r.seconds.toFixed(2)} | ${rate(r)} | ${note} |`;
-  process.stdout.write(
-    `${[
-      `Webhooks on ${os.cpus().length} CPUs, Node ${process.version}; receiver on 127.0.0.1 in another thread.`,
-      "",
-      "| measure | count | seconds | per second | notes |",
-      "|---|---:|---:|---:|---|",
-      row("HMAC-SHA256 signing (ceiling)", signing, "one secret, ~250-byte body, one core"),
-      row("sign + POST (hot path)", posting, `${CONCURRENCY} concurrent, keep-alive`),
-      row(
-        "outbox → worker → receiver",
-        pipeline,
-        `graphile-worker ×${WORKER_CONCURRENCY} jobs × 16 streams, rows + attempts recorded; events emitted in ${pipeline.emitSeconds.toFixed(2)} s`,
-      ),
-      "",
-      `Receiver: ${stats.count.toLocaleString("en-US")} requests, ${Math.ceil(stats.count / 100)} sampled and verified with standardwebhooks, 0 failures. Target ≥ 1,000 deliveries/s.`,
-    ].join("\n")}\n`,
-  );
+  const report = [
+    `Run ${new Date().toISOString()} with \`make bench\` (\`npx node bench/webhooks.ts\`) on ${os.cpus().length} CPUs, Node ${process.version}, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(", ")}; receiver on 127.0.0.1 in another thread.`,
+    "",
+    "| measure | count | seconds | per second | notes |",
+    "|---|---:|---:|---:|---|",
+    row("HMAC-SHA256 signing (ceiling)", signing, "one secret, ~250-byte body, one core"),
+    row("sign + POST (hot path)", posting, `${CONCURRENCY} concurrent, keep-alive`),
+    row(
+      "outbox → worker → receiver",
+      pipeline,
+      `graphile-worker ×${WORKER_CONCURRENCY} jobs × 16 streams, rows + attempts recorded; events emitted in ${pipeline.emitSeconds.toFixed(2)} s`,
+    ),
+    "",
+    `Receiver: ${stats.count.toLocaleString("en-US")} requests, ${Math.ceil(stats.count / 100)} sampled and verified with standardwebhooks, 0 failures. Target ≥ 1,000 deliveries/s, with HMAC signing as the ceiling.`,
+  ].join("\n");
+  process.stdout.write(`${report}\n`);
+  await writeBenchmarkSection("## Webhooks (make bench)", report);
 } finally {
   await receiver.close();
 }
