@@ -43,7 +43,7 @@ export function buildApp(deps: ApiDeps, options: BuildAppOptions = {}): FastifyI
   registerErrorHandling(app);
   registerTelemetry(app, deps);
   registerAuth(app, deps);
-  app.register(registerOpenApi);
+  registerOpenApi(app);
   app.register(async (v1) => {
     sendRoutes(v1, deps);
     emailRoutes(v1, deps);

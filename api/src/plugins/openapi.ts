@@ -3,10 +3,11 @@ import type { FastifyInstance } from "fastify";
 
 /**
  * The OpenAPI 3.1 document, generated from the route schemas (which also validate and serialise), served
- * without a key at `GET /v1/openapi.json`. Must be registered before the routes it describes.
+ * without a key at `GET /v1/openapi.json`. Registered on the root instance, before the routes it describes:
+ * inside a plugin of its own, the swagger plugin would only see that plugin's routes.
  */
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
-  await app.register(swagger, {
+export function registerOpenApi(app: FastifyInstance): void {
+  app.register(swagger, {
     openapi: {
       openapi: "3.1.0",
       info: {

