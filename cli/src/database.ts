@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { createServer } from "node:net";
 import path from "node:path";
 import type { Config } from "@mailroom/core/config";
 import { createPool, type Pool, startEmbeddedPostgres } from "@mailroom/core/db";
@@ -12,6 +13,14 @@ export interface Database {
 }
 
 export const EMBEDDED_DATABASE = "mailroom";
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once("error", () => resolve(false));
+    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
+  });
+}
 
 async function canConnect(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
@@ -38,6 +47,12 @@ export async function openDatabase(config: Config, log: (line: string) => void):
   const url = `postgres://mailroom:mailroom@127.0.0.1:${port}/${EMBEDDED_DATABASE}`;
   if (existsSync(path.join(databaseDir, "postmaster.pid")) && (await canConnect(url))) {
     return { url, startedEmbedded: false, stop: async () => {} };
+  }
+  if (!(await portIsFree(port))) {
+    throw new Error(
+      `port ${port} for the embedded Postgres is taken (another \`mailroom run\`, or a Postgres of your own?). ` +
+        "Stop it, or set MAILROOM_EMBEDDED_PG_PORT, or point DATABASE_URL at your Postgres.",
+    );
   }
   const firstRun = !existsSync(path.join(databaseDir, "PG_VERSION"));
   log(

@@ -37,8 +37,8 @@ export async function runLocal(): Promise<void> {
   try {
     ready = await startAll(config, logger, stops);
   } catch (error) {
-    say(`mailroom: could not start: ${(error as Error).message}`);
-    if ((error as { code?: string }).code === "EADDRINUSE") {
+    say(`mailroom: could not start: ${error instanceof Error ? error.message : String(error)}`);
+    if ((error as { code?: string } | undefined)?.code === "EADDRINUSE") {
       say(
         "  A port is taken: is another `mailroom run` going? Ports come from MAILROOM_*_PORT (.env.example).",
       );
