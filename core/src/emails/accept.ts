@@ -1,5 +1,6 @@
 import { v7 as uuidv7 } from "uuid";
 import type { PoolClient } from "../db/pool.ts";
+import { emailEventDataSql, subscribedSql } from "../webhooks/outbox.ts";
 import type { AcceptItem, AcceptResult } from "./types.ts";
 
 /** An item to accept, with the key that sent it: one transaction may carry several requests' items. */
@@ -95,15 +96,9 @@ async function insertEmails(
        insert into email_events (email_id, type) select id, status from e
      ), hooks as (
        insert into webhook_events (id, account, type, stream, data)
-       select r.event_id, r.account, 'email.' || e.status, 'email:' || r.id,
-              jsonb_build_object('emailId', r.id, 'from', r.from_header, 'to', r.to_addresses,
-                                 'subject', r.subject, 'tags', r.tags, 'category', r.category)
+       select r.event_id, r.account, 'email.' || e.status, 'email:' || r.id, ${emailEventDataSql("r")}
        from r join e on e.id = r.id
-       where exists (
-         select 1 from webhook_endpoints w
-         where w.account = r.account and w.enabled
-           and (cardinality(w.event_types) = 0 or 'email.' || e.status = any(w.event_types))
-       )
+       where ${subscribedSql("r.account", "'email.' || e.status")}
        order by r.n
        returning id
      ), fanout as (

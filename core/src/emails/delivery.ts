@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from "../db/pool.ts";
 import { withTransaction } from "../db/pool.ts";
-import { lockKeyForDelivery } from "../keys/store.ts";
+import { lockKeyOfEmail } from "../keys/store.ts";
 import { keyState } from "../keys/types.ts";
 import { addSuppressions, suppressedAmong } from "../suppressions/store.ts";
 import { appendEvents } from "./events.ts";
@@ -10,7 +10,7 @@ import type { EmailRecord } from "./types.ts";
 export type Claimed =
   | { outcome: "send"; email: EmailRecord; recipients: string[] }
   | { outcome: "skip"; status: string }
-  | { outcome: "failed"; reason: "api_key_revoked" | "api_key_expired" | "api_key_missing" | "suppressed" };
+  | { outcome: "failed"; reason: "api_key_revoked" | "api_key_expired" | "suppressed" };
 
 const SENDABLE = ["scheduled", "queued", "deferred", "sending"];
 
@@ -37,12 +37,8 @@ export async function claimForDelivery(
   now: Date = new Date(),
 ): Promise<Claimed> {
   return withTransaction(pool, async (client) => {
-    const { rows: owner } = await client.query<{ api_key_id: string }>(
-      `select api_key_id from emails where id = $1`,
-      [emailId],
-    );
-    if (!owner[0]) return { outcome: "skip", status: "missing" };
-    const key = await lockKeyForDelivery(client, owner[0].api_key_id);
+    const key = await lockKeyOfEmail(client, emailId);
+    if (!key) return { outcome: "skip", status: "missing" };
     const { rows } = await client.query<EmailRow & { pending_recipients: string[] | null }>(
       `select * from emails where id = $1 for update`,
       [emailId],
@@ -58,9 +54,9 @@ export async function claimForDelivery(
     ) {
       return { outcome: "skip", status: "rescheduled" };
     }
-    const state = key ? keyState(key, now) : "revoked";
+    const state = keyState(key, now);
     if (state !== "active") {
-      const reason = !key ? "api_key_missing" : state === "revoked" ? "api_key_revoked" : "api_key_expired";
+      const reason = state === "revoked" ? "api_key_revoked" : "api_key_expired";
       await fail(client, emailId, reason);
       return { outcome: "failed", reason };
     }

@@ -74,7 +74,6 @@ export function resolveIdempotencyKey(bodyKey: string | undefined, headerKey: st
 
 /** The template a send names, if any; refuses a request that also gives subject, html or text. */
 export function requestedTemplate(body: SendRequestBody): SendRequestBody["template"] {
-  assertStorableStrings(body);
   if (body.template && (body.subject !== undefined || body.html !== undefined || body.text !== undefined)) {
     throw invalid("template", "give a template or subject/html/text, not both");
   }
@@ -94,6 +93,8 @@ export function normalizeSendRequest(
     rendered?: { subject: string; html?: string | undefined; text?: string | undefined } | undefined;
   } = {},
 ): AcceptItem {
+  // One walk over the whole body (template variables included) for what Postgres cannot store.
+  assertStorableStrings(body);
   requestedTemplate(body);
   const content = options.rendered ?? { subject: body.subject, html: body.html, text: body.text };
   if (content.subject === undefined) throw invalid("subject", "is required (or give a template)");

@@ -4,6 +4,9 @@ import { type ApiKeyRecord, type ExpiryChoice, expiryDate, type KeyManager, type
 
 const COLUMNS = `key_id, account, name, scopes, managed_by, created_at, expires_at, revoked_at, last_used_at,
   rate_limit_per_second`;
+const QUALIFIED_COLUMNS = COLUMNS.split(",")
+  .map((column) => `k.${column.trim()}`)
+  .join(", ");
 
 interface KeyRow {
   key_id: string;
@@ -139,14 +142,16 @@ export async function findKeyForAuthCounting(
   return row ? { key: toRecord(row), secretSha256: row.secret_sha256, hits: row.hits } : undefined;
 }
 
-/** Locks the key row for share inside a delivery transaction: a concurrent revoke waits for it, and vice versa. */
-export async function lockKeyForDelivery(
-  client: PoolClient,
-  keyId: string,
-): Promise<ApiKeyRecord | undefined> {
-  const { rows } = await client.query<KeyRow>(`select ${COLUMNS} from api_keys where key_id = $1 for share`, [
-    keyId,
-  ]);
+/**
+ * Locks, for share, the key that sent an email (one statement), inside a delivery transaction: a concurrent
+ * revoke waits for it, and vice versa. Undefined when the email does not exist.
+ */
+export async function lockKeyOfEmail(client: PoolClient, emailId: string): Promise<ApiKeyRecord | undefined> {
+  const { rows } = await client.query<KeyRow>(
+    `select ${QUALIFIED_COLUMNS}
+     from emails e join api_keys k on k.key_id = e.api_key_id where e.id = $1 for share of k`,
+    [emailId],
+  );
   const row = rows[0];
   return row ? toRecord(row) : undefined;
 }

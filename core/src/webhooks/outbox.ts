@@ -10,6 +10,21 @@ function streamOf(event: OutboxEvent, id: string): string {
 }
 
 /**
+ * SQL predicate: some enabled endpoint of `account` subscribes to `type` (both SQL expressions). Events are
+ * written only then, so an account without webhooks pays nothing. Shared by every writer of the outbox.
+ */
+export function subscribedSql(account: string, type: string): string {
+  return `exists (select 1 from webhook_endpoints w
+    where w.account = ${account} and w.enabled and (cardinality(w.event_types) = 0 or ${type} = any(w.event_types)))`;
+}
+
+/** SQL: the `data` of an `email.*` event, from a row `alias` carrying the emails columns. One shape everywhere. */
+export function emailEventDataSql(alias: string): string {
+  return `jsonb_build_object('emailId', ${alias}.id, 'from', ${alias}.from_header, 'to', ${alias}.to_addresses,
+    'subject', ${alias}.subject, 'tags', ${alias}.tags, 'category', ${alias}.category)`;
+}
+
+/**
  * Writes events to the outbox and adds one `webhook_fanout` job for them, inside the caller's transaction:
  * the events exist exactly when the state change they report commits. Returns the ids of the events written
  * (those some endpoint subscribes to), in order.
@@ -24,10 +39,7 @@ export async function emitEvents(client: PoolClient, events: readonly OutboxEven
     `insert into webhook_events (id, account, type, stream, data)
      select id, a, t, s, d from unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::jsonb[])
        with ordinality as u(id, a, t, s, d, n)
-     where exists (
-       select 1 from webhook_endpoints w
-       where w.account = u.a and w.enabled and (cardinality(w.event_types) = 0 or u.t = any(w.event_types))
-     )
+     where ${subscribedSql("u.a", "u.t")}
      order by n
      returning id`,
     [
@@ -82,15 +94,10 @@ export async function emitEmailEvents(
   const type = `email.${state}`;
   const { rows } = await client.query<{ id: string }>(
     `insert into webhook_events (id, account, type, stream, data)
-     select u.id, e.account, $3, 'email:' || e.id,
-            jsonb_build_object('emailId', e.id, 'from', e.from_header, 'to', e.to_addresses,
-                               'subject', e.subject, 'tags', e.tags, 'category', e.category) || $4::jsonb
+     select u.id, e.account, $3, 'email:' || e.id, ${emailEventDataSql("e")} || $4::jsonb
      from unnest($1::uuid[], $2::uuid[]) with ordinality as u(email_id, id, n)
      join emails e on e.id = u.email_id
-     where exists (
-       select 1 from webhook_endpoints w
-       where w.account = e.account and w.enabled and (cardinality(w.event_types) = 0 or $3 = any(w.event_types))
-     )
+     where ${subscribedSql("e.account", "$3")}
      order by u.n
      returning id`,
     [emailIds, emailIds.map(() => uuidv7()), type, JSON.stringify(detail)],
