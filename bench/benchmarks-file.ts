@@ -40,3 +40,17 @@ function trimTrailingBlank(lines: string[]): string[] {
   while (out.length > 0 && out[out.length - 1]?.trim() === "") out.pop();
   return out;
 }
+
+/** Number formats shared by the reports. */
+export const int = (n: number) => Math.round(n).toLocaleString("en-US");
+export const ms = (n: number) => (n < 10 ? n.toFixed(1) : n.toFixed(0));
+export const pct = (n: number) => `${Math.round(n * 100)} %`;
+export const mark = (ok: boolean) => (ok ? "✓" : "✗ missed");
+
+/** The command line a run can be repeated with: the settings it was given, then `make bench` and the script. */
+export function commandLine(script: string, settings: readonly string[]): string {
+  const given = settings
+    .filter((name) => process.env[name])
+    .map((name) => (name === "DATABASE_URL" ? "DATABASE_URL=…" : `${name}=${process.env[name]}`));
+  return `${[...given, "make bench"].join(" ")} (npx node ${script})`;
+}

@@ -1,5 +1,6 @@
 /** Checks, figures and the BENCHMARKS.md section of bench/delivery.ts. */
 import os from "node:os";
+import { int, mark, ms, pct } from "./benchmarks-file.ts";
 import type { Arrival, SinkReport } from "./delivery-protocol.ts";
 
 export const SECTION_HEADING = "## Delivery (make bench)";
@@ -114,10 +115,6 @@ export interface RunInfo {
   loadAfter: number[];
 }
 
-const int = (n: number) => Math.round(n).toLocaleString("en-US");
-const ms = (n: number) => (n < 10 ? n.toFixed(1) : n.toFixed(0));
-const pct = (n: number) => `${Math.round(n * 100)} %`;
-const mark = (ok: boolean) => (ok ? "✓" : "✗ missed");
 const cpu = (cpuMs: number | undefined, seconds: number) =>
   cpuMs === undefined ? "n/a" : pct(cpuMs / 1000 / seconds);
 

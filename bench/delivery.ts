@@ -44,7 +44,7 @@ import {
 } from "../core/src/domains/index.ts";
 import { type AcceptRequest, acceptEmails } from "../core/src/emails/index.ts";
 import { createKey } from "../core/src/keys/index.ts";
-import { writeBenchmarkSection } from "./benchmarks-file.ts";
+import { commandLine, writeBenchmarkSection } from "./benchmarks-file.ts";
 import {
   type BaselineCommand,
   type BaselineMessage,
@@ -574,7 +574,7 @@ async function main(): Promise<number> {
   const mailroom = await runMailroom(setup, sink, worker.child, dbCpu);
   const latency = await runLatency(setup, sink, worker.child, dbCpu);
 
-  const overrides = [
+  const settings = [
     "DATABASE_URL",
     "BENCH_DELIVERY_EMAILS",
     "BENCH_DELIVERY_WARMUP",
@@ -585,12 +585,10 @@ async function main(): Promise<number> {
     "MAILROOM_LOG_LEVEL",
     "MAILROOM_WORKER_CONCURRENCY",
     "MAILROOM_DATABASE_POOL_SIZE",
-  ]
-    .filter((name) => process.env[name])
-    .map((name) => (name === "DATABASE_URL" ? "DATABASE_URL=…" : `${name}=${process.env[name]}`));
+  ];
   const info: RunInfo = {
     date: new Date(),
-    command: `${[...overrides, "make bench"].join(" ")} (npx node bench/delivery.ts)`,
+    command: commandLine("bench/delivery.ts", settings),
     database: db.describe,
     concurrency,
     workerPoolSize: worker.poolSize,

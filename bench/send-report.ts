@@ -1,5 +1,6 @@
 /** Figures and the BENCHMARKS.md section of bench/send.ts. */
 import os from "node:os";
+import { int, mark, ms, pct } from "./benchmarks-file.ts";
 import { emailsPerRequest, type LoadReport, type PhaseStats, type ScenarioKind } from "./send-protocol.ts";
 
 export const SECTION_HEADING = "## Sending API (make bench)";
@@ -42,11 +43,6 @@ export interface RunInfo {
   loadBefore: number[];
   loadAfter: number[];
 }
-
-const int = (n: number) => Math.round(n).toLocaleString("en-US");
-const ms = (n: number) => (n < 10 ? n.toFixed(1) : n.toFixed(0));
-const pct = (n: number) => `${Math.round(n * 100)} %`;
-const mark = (ok: boolean) => (ok ? "✓" : "✗ missed");
 
 const postgresCpu = (r: ScenarioResult) =>
   r.postgresCpuMs === undefined ? "n/a" : pct(r.postgresCpuMs / 1000 / r.load.seconds);

@@ -18,7 +18,7 @@ import path from "node:path";
 import { createPool, migrate, type Pool } from "../core/src/db/index.ts";
 import { createKey } from "../core/src/keys/index.ts";
 import { ensureLocalCertificates } from "../core/src/tls/index.ts";
-import { writeBenchmarkSection } from "./benchmarks-file.ts";
+import { commandLine, writeBenchmarkSection } from "./benchmarks-file.ts";
 import {
   type LoadJob,
   type LoadMessage,
@@ -255,7 +255,7 @@ async function main(): Promise<number> {
   }
   await stopServer(api.child);
 
-  const overrides = [
+  const settings = [
     "DATABASE_URL",
     "BENCH_SECONDS",
     "BENCH_WARMUP_SECONDS",
@@ -265,12 +265,10 @@ async function main(): Promise<number> {
     "MAILROOM_DATABASE_POOL_SIZE",
     "MAILROOM_RATE_LIMIT_PER_KEY",
     "MAILROOM_RATE_LIMIT_PER_ACCOUNT",
-  ]
-    .filter((name) => process.env[name])
-    .map((name) => (name === "DATABASE_URL" ? "DATABASE_URL=…" : `${name}=${process.env[name]}`));
+  ];
   const info: RunInfo = {
     date: new Date(),
-    command: `${[...overrides, "make bench"].join(" ")} (npx node bench/send.ts)`,
+    command: commandLine("bench/send.ts", settings),
     database: db.describe,
     connections: CONNECTIONS,
     seconds: SECONDS,

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../../api/src/app.ts";
 import { loadConfig } from "../../core/src/config/index.ts";
+import { createKey, type Scope } from "../../core/src/keys/index.ts";
 import { createLogger, createMetrics } from "../../core/src/telemetry/index.ts";
 import type { TestDatabase } from "./db.ts";
 import { TEST_KEK } from "./stack.ts";
@@ -19,4 +20,25 @@ export async function startTestApp(
   });
   await app.ready();
   return app;
+}
+
+/** A key for tests, full string only. */
+export async function keyFor(db: TestDatabase, account: string, scopes: Scope[]): Promise<string> {
+  return (await createKey(db.pool, { account, scopes, expires: "never" })).fullKey;
+}
+
+/** One JSON request through `inject`, authenticated with `key`. */
+export function injectAs(
+  app: FastifyInstance,
+  key: string,
+  method: "GET" | "POST" | "PATCH" | "DELETE",
+  url: string,
+  body?: unknown,
+) {
+  return app.inject({
+    method,
+    url,
+    headers: { authorization: `Bearer ${key}` },
+    ...(body === undefined ? {} : { payload: body as object }),
+  });
 }

@@ -9,17 +9,15 @@ import {
   getEndpoint,
   listDeliveries,
   type OutboxEvent,
-  type RetryPolicy,
   rotateEndpointSecret,
 } from "@mailroom/core/webhooks";
-import { Logger, type Runner, run } from "graphile-worker";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../test/support/db.ts";
 import { startDnsServer, type TestDnsServer } from "../../../test/support/dns-server.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../../../test/support/webhook-receiver.ts";
-import { makeWebhookTasks, type WebhookTaskDeps } from "./webhook-deliver.ts";
+import { startWebhookRunner } from "../../../test/support/webhook-runner.ts";
+import type { WebhookTaskDeps } from "./webhook-deliver.ts";
 
-const FAST: RetryPolicy = { scheduleMs: [0, 150, 300, 450], disableAfterMs: 60_000, maxRetryAfterMs: 5_000 };
 const LOOPBACK = ["127.0.0.0/8"];
 
 let db: TestDatabase;
@@ -48,27 +46,13 @@ async function start(options: Partial<WebhookTaskDeps> = {}): Promise<void> {
   receiver = await startWebhookReceiver();
   const resolver = new Resolver();
   resolver.setServers([dns.address]);
-  const tasks = makeWebhookTasks({
+  stopWorker = await startWebhookRunner({
     pool: db.pool,
-    retryPolicy: FAST,
     allowedCidrs: LOOPBACK,
     timeoutMs: 2_000,
     resolve: async (host) => (await resolver.resolve4(host)).map((address) => ({ address, family: 4 })),
     ...options,
   });
-  const runner: Runner = await run({
-    pgPool: db.pool,
-    concurrency: 4,
-    pollInterval: 20,
-    noHandleSignals: true,
-    crontab: "",
-    logger: new Logger(() => () => {}),
-    taskList: tasks.taskList,
-  });
-  stopWorker = async () => {
-    await runner.stop();
-    tasks.close();
-  };
 }
 
 async function endpoint(url: string, events: string[] = []) {

@@ -10,14 +10,14 @@ import {
   type RetryPolicy,
   replayDelivery,
 } from "@mailroom/core/webhooks";
-import { Logger, run } from "graphile-worker";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../test/support/db.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../../../test/support/webhook-receiver.ts";
-import { makeWebhookTasks, type WebhookTaskDeps } from "./webhook-deliver.ts";
+import { FAST_RETRIES, startWebhookRunner } from "../../../test/support/webhook-runner.ts";
+import type { WebhookTaskDeps } from "./webhook-deliver.ts";
 
 // The production schedule (0, 5 s, 5 min, …) with milliseconds for its steps.
-const FAST: RetryPolicy = { scheduleMs: [0, 150, 300, 450], disableAfterMs: 60_000, maxRetryAfterMs: 5_000 };
+const FAST = FAST_RETRIES;
 // Arrival gaps are measured at the receiver; allow for timer granularity only.
 const SLACK_MS = 5;
 
@@ -41,25 +41,7 @@ afterEach(async () => {
 /** A real graphile-worker runner with the webhook tasks, a fresh receiver, and one endpoint on it. */
 async function start(options: Partial<WebhookTaskDeps> = {}) {
   receiver = await startWebhookReceiver();
-  const tasks = makeWebhookTasks({
-    pool: db.pool,
-    retryPolicy: FAST,
-    allowedCidrs: ["127.0.0.0/8"],
-    ...options,
-  });
-  const runner = await run({
-    pgPool: db.pool,
-    concurrency: 4,
-    pollInterval: 20,
-    noHandleSignals: true,
-    crontab: "",
-    logger: new Logger(() => () => {}),
-    taskList: tasks.taskList,
-  });
-  stopWorker = async () => {
-    await runner.stop();
-    tasks.close();
-  };
+  stopWorker = await startWebhookRunner({ pool: db.pool, allowedCidrs: ["127.0.0.0/8"], ...options });
   const account = `a-${randomBytes(4).toString("hex")}`;
   const { endpoint, secret } = await createEndpoint(
     db.pool,

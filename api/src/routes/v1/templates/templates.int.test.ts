@@ -2,7 +2,7 @@ import { createKey, revokeKey, type Scope } from "@mailroom/core/keys";
 import { createTemplate } from "@mailroom/core/templates";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp } from "../../../../../test/support/app.ts";
+import { injectAs, startTestApp, keyFor as testKey } from "../../../../../test/support/app.ts";
 import { createTestDatabase, type TestDatabase } from "../../../../../test/support/db.ts";
 
 let db: TestDatabase;
@@ -11,9 +11,7 @@ let acmeKey: string;
 
 const XSS = `<script>alert(document.cookie)</script>`;
 
-async function keyFor(account: string, scopes: Scope[]): Promise<string> {
-  return (await createKey(db.pool, { account, scopes, expires: "never" })).fullKey;
-}
+const keyFor = (account: string, scopes: Scope[]) => testKey(db, account, scopes);
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -26,12 +24,7 @@ afterAll(async () => {
 });
 
 function call(method: "GET" | "POST" | "PATCH" | "DELETE", url: string, body?: unknown, key = acmeKey) {
-  return app.inject({
-    method,
-    url,
-    headers: { authorization: `Bearer ${key}` },
-    ...(body === undefined ? {} : { payload: body as object }),
-  });
+  return injectAs(app, key, method, url, body);
 }
 
 const welcome = {

@@ -3,16 +3,14 @@ import { createKey, revokeKey, type Scope } from "@mailroom/core/keys";
 import { activeSecrets, createEndpoint, emitEvents, fanOutEvents } from "@mailroom/core/webhooks";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp } from "../../../../../test/support/app.ts";
+import { injectAs, startTestApp, keyFor as testKey } from "../../../../../test/support/app.ts";
 import { createTestDatabase, type TestDatabase } from "../../../../../test/support/db.ts";
 
 let db: TestDatabase;
 let app: FastifyInstance;
 let acmeKey: string;
 
-async function keyFor(account: string, scopes: Scope[]): Promise<string> {
-  return (await createKey(db.pool, { account, scopes, expires: "never" })).fullKey;
-}
+const keyFor = (account: string, scopes: Scope[]) => testKey(db, account, scopes);
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -25,12 +23,7 @@ afterAll(async () => {
 });
 
 function call(method: "GET" | "POST" | "PATCH" | "DELETE", url: string, body?: unknown, key = acmeKey) {
-  return app.inject({
-    method,
-    url,
-    headers: { authorization: `Bearer ${key}` },
-    ...(body === undefined ? {} : { payload: body as object }),
-  });
+  return injectAs(app, key, method, url, body);
 }
 
 const hook = { url: "https://hooks.example.com/mailroom", events: ["email.delivered", "email.bounced"] };
