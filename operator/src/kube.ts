@@ -17,6 +17,12 @@ import {
   Watch,
 } from "@kubernetes/client-node";
 import { crdDefinitionOf, GROUP, type MailroomKind, type MailroomKinds, VERSION } from "./crds/index.ts";
+import {
+  DNS_ENDPOINT_GROUP,
+  DNS_ENDPOINT_PLURAL,
+  DNS_ENDPOINT_VERSION,
+  type DnsEndpoint,
+} from "./external-dns.ts";
 
 /** A JSON merge patch (RFC 7386): an object; null deletes a field. */
 export type MergePatch = { [key: string]: unknown };
@@ -131,6 +137,15 @@ export interface Kube {
   readonly secrets: ResourceClient<V1Secret>;
   readonly events: Pick<ResourceClient<CoreV1Event>, "create" | "list">;
   readonly leases: ResourceClient<V1Lease>;
+  /** external-dns DNSEndpoints (SendingDomain spec.publishDNS); 404 for all of it when the CRD is absent. */
+  readonly dnsEndpoints: Pick<ResourceClient<DnsEndpoint>, "get" | "create" | "patch" | "delete">;
+  readonly discovery: {
+    /**
+     * The resources (plurals, subresources as `plural/sub`) the API server serves in a group version, or
+     * undefined when it serves none (404). A GET of /apis/<group>/<version>: discovery needs no RBAC rule.
+     */
+    resourcesOf(group: string, version: string): Promise<string[] | undefined>;
+  };
 }
 
 function patchOptions(patch: Patch): ConfigurationOptions {
@@ -152,10 +167,14 @@ function listResult<T>(list: { items: T[]; metadata?: { resourceVersion?: string
   return { items: list.items, resourceVersion: list.metadata?.resourceVersion ?? "" };
 }
 
-function customResourceClient<T>(kc: KubeConfig, kind: MailroomKind): CustomResourceClient<T> {
+function customResourceClient<T>(
+  kc: KubeConfig,
+  group: string,
+  version: string,
+  plural: string,
+): CustomResourceClient<T> {
   const api = kc.makeApiClient(CustomObjectsApi);
-  const { plural } = crdDefinitionOf(kind);
-  const base = { group: GROUP, version: VERSION, plural };
+  const base = { group, version, plural };
   const watcher = new Watch(kc);
   return {
     get: (namespace, name) => call(() => api.getNamespacedCustomObject({ ...base, namespace, name })),
@@ -182,7 +201,7 @@ function customResourceClient<T>(kc: KubeConfig, kind: MailroomKind): CustomReso
       }),
     async watch(options, onEvent) {
       const { namespace, ...query } = options;
-      const path = `/apis/${GROUP}/${VERSION}${namespace ? `/namespaces/${namespace}` : ""}/${plural}`;
+      const path = `/apis/${group}/${version}${namespace ? `/namespaces/${namespace}` : ""}/${plural}`;
       let stopped = false;
       let failure: KubeError | undefined;
       let settle: (err?: unknown) => void = () => {};
@@ -218,16 +237,47 @@ function customResourceClient<T>(kc: KubeConfig, kind: MailroomKind): CustomReso
   };
 }
 
+function mailroomClient<K extends MailroomKind>(
+  kc: KubeConfig,
+  kind: K,
+): CustomResourceClient<MailroomKinds[K]> {
+  return customResourceClient(kc, GROUP, VERSION, crdDefinitionOf(kind).plural);
+}
+
 /** Builds the operator's Kubernetes client from a KubeConfig (in-cluster, a file, or the fake). */
 export function createKube(kc: KubeConfig): Kube {
   const core = kc.makeApiClient(CoreV1Api);
   const coordination = kc.makeApiClient(CoordinationV1Api);
+  const customObjects = kc.makeApiClient(CustomObjectsApi);
+  const dnsEndpoints = customResourceClient<DnsEndpoint>(
+    kc,
+    DNS_ENDPOINT_GROUP,
+    DNS_ENDPOINT_VERSION,
+    DNS_ENDPOINT_PLURAL,
+  );
   return {
     customResources: {
-      ApiKey: customResourceClient(kc, "ApiKey"),
-      SendingDomain: customResourceClient(kc, "SendingDomain"),
-      Template: customResourceClient(kc, "Template"),
-      WebhookEndpoint: customResourceClient(kc, "WebhookEndpoint"),
+      ApiKey: mailroomClient(kc, "ApiKey"),
+      SendingDomain: mailroomClient(kc, "SendingDomain"),
+      Template: mailroomClient(kc, "Template"),
+      WebhookEndpoint: mailroomClient(kc, "WebhookEndpoint"),
+    },
+    dnsEndpoints: {
+      get: dnsEndpoints.get,
+      create: dnsEndpoints.create,
+      patch: dnsEndpoints.patch,
+      delete: dnsEndpoints.delete,
+    },
+    discovery: {
+      async resourcesOf(group, version) {
+        try {
+          const list = await call(() => customObjects.getAPIResources({ group, version }));
+          return list.resources.map((r) => r.name);
+        } catch (error) {
+          if (isKubeError(error, 404)) return undefined;
+          throw error;
+        }
+      },
     },
     secrets: {
       get: (namespace, name) => call(() => core.readNamespacedSecret({ namespace, name })),

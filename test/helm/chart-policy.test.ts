@@ -169,6 +169,11 @@ describe("RBAC", () => {
       { apiGroups: ["mailroom.dev"], resources: kinds.map((k) => `${k}/status`), verbs: ["patch"] },
       { apiGroups: [""], resources: ["secrets"], verbs: ["get", "create", "update", "patch", "delete"] },
       { apiGroups: [""], resources: ["events"], verbs: ["create"] },
+      {
+        apiGroups: ["externaldns.k8s.io"],
+        resources: ["dnsendpoints"],
+        verbs: ["get", "create", "patch", "delete"],
+      },
     ]);
     expect(findManifest(manifests, "Role", `${FULL}-operator-leader-election`).rules).toEqual([
       { apiGroups: ["coordination.k8s.io"], resources: ["leases"], verbs: ["create"] },

@@ -6,6 +6,7 @@ import {
   ALL_CONTROLLERS,
   applyManifests,
   createKube,
+  createKubeDnsEndpointStore,
   createKubeEventRecorder,
   createKubeSecretStore,
   startOperator,
@@ -39,6 +40,7 @@ export async function runOperator(): Promise<void> {
       kek,
       secrets: createKubeSecretStore(kube),
       events: createKubeEventRecorder(kube, logger),
+      dnsEndpoints: createKubeDnsEndpointStore(kube),
       log: logger,
       now: () => new Date(),
       ownerReferences: config.operator.ownerReferences,
@@ -72,6 +74,8 @@ export async function runApply(paths: string[]): Promise<void> {
   const logger = createLogger({
     level: config.log.level === "info" ? "warn" : config.log.level,
     name: "mailroom-apply",
+    // Warnings (e.g. an Event saying nothing was published) on stderr: stdout is the result table.
+    destination: process.stderr,
   });
   const kek = await localKek(config);
   const db = await openDatabase(config, step);

@@ -7,6 +7,7 @@ import {
   makeSelectors,
   nodemailerDkimOptions,
   type SigningKey,
+  selectorsFor,
   splitTxtValue,
 } from "./dkim.ts";
 import { canonicalBody } from "./dkim-sign.ts";
@@ -56,6 +57,34 @@ describe("DKIM keys", () => {
     expect(selectors.get("rsa")).toMatch(/^mr-203104-[a-z0-9]{6}$/);
     expect(selectors.get("ed25519")).toBe(selectors.get("rsa")?.replace(/^mr-/, "mred-"));
     expect(makeSelectors(["rsa"]).get("rsa")).not.toBe(makeSelectors(["rsa"]).get("rsa"));
+  });
+
+  it("uses a caller-named selector for RSA and derives the Ed25519 one from it", () => {
+    expect([...selectorsFor(["rsa", "ed25519"], "s2031")]).toEqual([
+      ["rsa", "s2031"],
+      ["ed25519", "s2031-ed25519"],
+    ]);
+    expect(selectorsFor(["rsa"], undefined).get("rsa")).toMatch(/^mr-\d{6}-[a-z0-9]{6}$/);
+    expect(selectorsFor(["rsa"], "a".repeat(63)).get("rsa")).toBe("a".repeat(63));
+  });
+
+  it("refuses a named selector that is not a DNS label, the derived Ed25519 one included", () => {
+    const codeOf = (fn: () => unknown) => {
+      try {
+        fn();
+        return "accepted";
+      } catch (error) {
+        return (error as { code?: string }).code;
+      }
+    };
+    for (const bad of ["", "-s", "s-", "S1", "s.1", "s_1", "s 1", "a".repeat(64)]) {
+      expect(
+        codeOf(() => selectorsFor(["rsa"], bad)),
+        bad,
+      ).toBe("validation_error");
+    }
+    expect(codeOf(() => selectorsFor(["rsa", "ed25519"], "a".repeat(56)))).toBe("validation_error");
+    expect(codeOf(() => selectorsFor(["rsa", "ed25519"], "a".repeat(55)))).toBe("accepted");
   });
 
   it("gives nodemailer the RSA keys only, since its signer is RSA-only", () => {

@@ -3,6 +3,7 @@ export { DecryptionError, decryptSecret, encryptSecret, generateKek, KEK_LENGTH 
 export {
   dkimRecordName,
   dkimTxtValue,
+  ED25519_SELECTOR_SUFFIX,
   formatTxtForZoneFile,
   type GeneratedDkimKey,
   generateDkimKey,
@@ -11,6 +12,7 @@ export {
   nodemailerDkimOptions,
   RSA_MODULUS_BITS,
   type SigningKey,
+  selectorsFor,
   splitTxtValue,
 } from "./dkim.ts";
 export {

@@ -5,7 +5,7 @@ import { withTransaction } from "../db/pool.ts";
 import { MailroomError } from "../errors/index.ts";
 import { emitEvents } from "../webhooks/outbox.ts";
 import { decryptSecret, encryptSecret } from "./crypto.ts";
-import { generateDkimKey, makeSelectors, type SigningKey } from "./dkim.ts";
+import { dkimRecordName, generateDkimKey, type SigningKey, selectorsFor } from "./dkim.ts";
 import { buildDnsRecords, normalizeDomainName, type RecordOptions, returnPathDomainFor } from "./records.ts";
 import { DOMAIN_SELECT, type DomainRow, toDomainRecord } from "./rows.ts";
 import { nextCheckAt } from "./schedule.ts";
@@ -17,11 +17,18 @@ export interface CreateDomainInput {
   name: string;
   /** DKIM keys to make; RSA always comes first. Defaults to `["rsa"]`. */
   algorithms?: readonly DkimAlgorithm[];
+  /**
+   * The RSA key's DKIM selector (a DNS label); an Ed25519 key gets `<selector>-ed25519`. Generated
+   * (`mr-YYYYMM-<random>`) when omitted.
+   */
+  selector?: string;
   records?: RecordOptions;
   now?: Date;
 }
 
 const CLAIMED_ELSEWHERE = "Another account has already verified this domain.";
+// RFC 1035 §2.3.4, in presentation form without the trailing dot.
+const MAX_DNS_NAME_LENGTH = 253;
 
 /** The associated data binding a DKIM private key's ciphertext to its row. */
 function keyAssociatedData(keyId: string): string {
@@ -37,7 +44,15 @@ export async function createDomain(pool: Pool, kek: Buffer, input: CreateDomainI
   const name = normalizeDomainName(input.name);
   const now = input.now ?? new Date();
   const algorithms = [...new Set<DkimAlgorithm>(["rsa", ...(input.algorithms ?? [])])];
-  const selectors = makeSelectors(algorithms, now);
+  const selectors = selectorsFor(algorithms, input.selector, now);
+  for (const selector of selectors.values()) {
+    if (dkimRecordName(selector, name).length > MAX_DNS_NAME_LENGTH) {
+      throw new MailroomError(
+        "validation_error",
+        `DKIM selector "${selector}" makes ${dkimRecordName(selector, name)} longer than ${MAX_DNS_NAME_LENGTH} characters.`,
+      );
+    }
+  }
   const keys = await Promise.all(
     algorithms.map(async (algorithm) => ({
       id: randomUUID(),

@@ -3,7 +3,7 @@ import { withTransaction } from "../db/pool.ts";
 import { MailroomError } from "../errors/index.ts";
 import { scheduleStreamWakeups } from "./outbox.ts";
 import { getEndpoint } from "./store.ts";
-import type { DeliveryState, WebhookAttempt, WebhookDelivery } from "./types.ts";
+import type { DeliveryState, LastAttempt, WebhookAttempt, WebhookDelivery } from "./types.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -104,6 +104,41 @@ export async function getDelivery(
       error: a.error,
       nextAttemptAt: a.next_attempt_at,
     })),
+  };
+}
+
+/**
+ * The most recent attempt to deliver anything to an endpoint (by attempt time, then insertion order), or
+ * undefined before the first. No account check: callers reach the endpoint id through its owner already.
+ */
+export async function getLastAttempt(db: Queryable, endpointId: string): Promise<LastAttempt | undefined> {
+  const { rows } = await db.query<{
+    delivery_id: string;
+    event_id: string;
+    event_type: string;
+    at: Date;
+    status_code: number | null;
+    error: string | null;
+  }>(
+    `select a.delivery_id, d.event_id, v.type as event_type, a.at, a.status_code, a.error
+     from webhook_deliveries d
+     join webhook_attempts a on a.delivery_id = d.id
+     join webhook_events v on v.id = d.event_id
+     where d.endpoint_id = $1
+     order by a.at desc, a.id desc
+     limit 1`,
+    [endpointId],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  return {
+    deliveryId: row.delivery_id,
+    eventId: row.event_id,
+    eventType: row.event_type,
+    at: row.at,
+    statusCode: row.status_code,
+    error: row.error,
+    succeeded: row.status_code !== null && row.status_code >= 200 && row.status_code < 300,
   };
 }
 

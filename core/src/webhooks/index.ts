@@ -1,4 +1,4 @@
-export { getDelivery, listDeliveries, replayDelivery } from "./deliveries.ts";
+export { getDelivery, getLastAttempt, listDeliveries, replayDelivery } from "./deliveries.ts";
 export {
   type AttemptOutcome,
   type ClaimedDelivery,
@@ -8,7 +8,6 @@ export {
   type StreamClaim,
 } from "./dispatch.ts";
 export {
-  emitEmailEvents,
   emitEvents,
   enqueueFanout,
   scheduleNewDeliveries,

@@ -67,6 +67,20 @@ export interface WebhookAttempt {
   nextAttemptAt: Date | null;
 }
 
+/** An endpoint's most recent delivery attempt, whatever delivery it belonged to. */
+export interface LastAttempt {
+  deliveryId: string;
+  eventId: string;
+  eventType: string;
+  at: Date;
+  /** The receiver's HTTP status; null when no answer came (connection error, timeout, refused target). */
+  statusCode: number | null;
+  /** Why it failed when no status explains it; null on success. */
+  error: string | null;
+  /** A 2xx answer, the rule `completeAttempt` delivers by. */
+  succeeded: boolean;
+}
+
 /** Payloads of the worker's webhook jobs (typed for graphile-worker in worker/src/tasks). */
 export interface WebhookFanoutPayload {
   eventIds: string[];

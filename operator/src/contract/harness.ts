@@ -12,6 +12,7 @@ import { type KubeFake, startKubeFake } from "../../../test/support/kube-fake/in
 import type { OperatorLogger, ReconcileContext } from "../controllers/context.ts";
 import { ALL_CONTROLLERS } from "../controllers/index.ts";
 import { createKubeEventRecorder, createKubeSecretStore } from "../controllers/kube-adapters.ts";
+import { createKubeDnsEndpointStore } from "../controllers/kube-dns-endpoints.ts";
 import { createKube, type Kube } from "../kube.ts";
 import { type OperatorOptions, type RunningOperator, startOperator } from "../runtime/operator.ts";
 
@@ -37,6 +38,8 @@ export interface HarnessOptions {
   /** Namespace to use on a real cluster (it must exist). */
   clusterNamespace?: string | undefined;
   ownerReferences?: boolean;
+  /** How long the operator believes external-dns's CRD absent before asking discovery again. */
+  dnsDiscoveryAbsentRecheckMs?: number;
 }
 
 function capturingLogger(lines: string[]): OperatorLogger {
@@ -68,6 +71,12 @@ export async function openHarness(options: HarnessOptions = {}): Promise<Harness
     kek: generateKek(),
     secrets: createKubeSecretStore(kube),
     events: createKubeEventRecorder(kube, log),
+    dnsEndpoints: createKubeDnsEndpointStore(
+      kube,
+      options.dnsDiscoveryAbsentRecheckMs === undefined
+        ? {}
+        : { absentRecheckMs: options.dnsDiscoveryAbsentRecheckMs },
+    ),
     log,
     now: () => new Date(),
     ownerReferences: options.ownerReferences ?? false,

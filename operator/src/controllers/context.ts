@@ -4,6 +4,7 @@
  */
 import type { V1OwnerReference } from "@kubernetes/client-node";
 import type { Pool } from "@mailroom/core/db";
+import type { DnsEndpointRecord } from "../external-dns.ts";
 
 /** Enough of a logger for the operator; pino's Logger satisfies it. Never pass a key or secret to it. */
 export interface OperatorLogger {
@@ -50,6 +51,24 @@ export interface EventRecorder {
   record(object: ObjectRef, type: "Normal" | "Warning", reason: string, message: string): Promise<void>;
 }
 
+/** What publishing a DNSEndpoint came to. */
+export type DnsPublishResult =
+  | { result: "published"; changed: boolean }
+  /** Nothing was published, and why: the API server does not serve the CRD, or there is no cluster. */
+  | { result: "unavailable"; message: string }
+  /** An object of that name exists and belongs to someone else; it is left alone. */
+  | { result: "conflict"; message: string };
+
+/** external-dns DNSEndpoint objects, one per owning resource, in the owner's namespace. */
+export interface DnsEndpointStore {
+  /** Creates or updates `name` to hold exactly `records`, with a controller ownerReference to `owner`. */
+  publish(owner: ObjectRef, name: string, records: readonly DnsEndpointRecord[]): Promise<DnsPublishResult>;
+  /** Deletes `name` if `owner` owns it; a missing object, or a missing CRD, is fine. */
+  unpublish(owner: ObjectRef, name: string): Promise<void>;
+  /** Drops `owner`'s ownerReference, so the records outlive a resource deleted with reclaimPolicy Retain. */
+  disown(owner: ObjectRef, name: string): Promise<void>;
+}
+
 /** Dependencies of one reconcile. */
 export interface ReconcileContext {
   pool: Pool;
@@ -57,6 +76,8 @@ export interface ReconcileContext {
   kek: Buffer;
   secrets: SecretStore;
   events: EventRecorder;
+  /** Where SendingDomain records go when spec.publishDNS is set. */
+  dnsEndpoints: DnsEndpointStore;
   log: OperatorLogger;
   now: () => Date;
   /** Put an ownerReference on generated Secrets, so deleting the resource deletes them (GC). */

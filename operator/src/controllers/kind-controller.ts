@@ -11,6 +11,11 @@ export interface ReconcileOutcome<Fields> {
   ready: ConditionState;
   /** Does Postgres match the spec? */
   synced: ConditionState;
+  /**
+   * The kind's own conditions besides Ready and Synced (SendingDomain's DNSPublished). Given, they are the
+   * whole set: a type left out is removed. Undefined, the ones in status stay as they are.
+   */
+  conditions?: Readonly<Record<string, ConditionState>>;
   /** Look again after this long even without a change (a pending verification, a conflict to re-check). */
   requeueAfterMs?: number;
 }

@@ -20,8 +20,8 @@ export interface SyncResult {
 type Resource<K extends MailroomKind> = MailroomKinds[K];
 
 /**
- * Computes the full next status. Fields the controller no longer reports are set to null so a merge patch
- * removes them.
+ * Computes the full next status. Fields the controller no longer reports, at any depth, are set to null so
+ * a merge patch removes them.
  */
 export function nextStatus<K extends MailroomKind>(
   object: Resource<K>,
@@ -30,12 +30,33 @@ export function nextStatus<K extends MailroomKind>(
 ): Record<string, unknown> {
   const generation = object.metadata.generation ?? 0;
   const previous = object.status as { conditions?: Condition[] } | undefined;
-  let conditions = setCondition(previous?.conditions, "Ready", outcome.ready, generation, now);
+  const own = outcome.conditions;
+  let conditions = (previous?.conditions ?? []).filter(
+    (c) => !own || c.type === "Ready" || c.type === "Synced" || c.type in own,
+  );
+  for (const [type, state] of Object.entries(own ?? {})) {
+    conditions = setCondition(conditions, type, state, generation, now);
+  }
+  conditions = setCondition(conditions, "Ready", outcome.ready, generation, now);
   conditions = setCondition(conditions, "Synced", outcome.synced, generation, now);
-  const next: Record<string, unknown> = { ...outcome.fields, observedGeneration: generation, conditions };
-  for (const key of Object.keys(previous ?? {})) if (!(key in next)) next[key] = null;
-  for (const [key, value] of Object.entries(next)) if (value === undefined) next[key] = null;
-  return next;
+  return withRemovals(previous, { ...outcome.fields, observedGeneration: generation, conditions });
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * `next` as a merge patch over `previous`: a field gone at any depth becomes null, since a merge patch merges
+ * nested objects (status.lastDelivery losing its message, say) and would otherwise keep the old field.
+ */
+function withRemovals(previous: unknown, next: Record<string, unknown>): Record<string, unknown> {
+  const before = isPlainObject(previous) ? previous : {};
+  const patch: Record<string, unknown> = {};
+  for (const key of Object.keys(before)) if (!(key in next)) patch[key] = null;
+  for (const [key, value] of Object.entries(next)) {
+    patch[key] = value === undefined ? null : isPlainObject(value) ? withRemovals(before[key], value) : value;
+  }
+  return patch;
 }
 
 function sameJson(a: unknown, b: unknown): boolean {

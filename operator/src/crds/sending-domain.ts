@@ -31,10 +31,13 @@ const spec = {
       properties: {
         selector: {
           type: "string",
-          description: "DKIM selector (<selector>._domainkey). Chosen by the operator when omitted.",
+          description:
+            "DKIM selector of the RSA key (<selector>._domainkey); an Ed25519 key uses <selector>-ed25519. " +
+            "Chosen by the operator when omitted. Immutable: the key is published under it.",
           minLength: 1,
           maxLength: 63,
           pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",
+          "x-kubernetes-validations": [{ rule: "self == oldSelf", message: "dkim.selector is immutable" }],
         },
         algorithms: {
           type: "array",
@@ -54,7 +57,9 @@ const spec = {
     },
     publishDNS: {
       type: "boolean",
-      description: "Emit external-dns DNSEndpoint objects for the records (when that CRD is installed).",
+      description:
+        "Publish the records through external-dns: a DNSEndpoint <name>-dns in this namespace, owned by this " +
+        "resource (when the API server serves that CRD; condition DNSPublished says what happened).",
       default: false,
     },
     reclaimPolicy: reclaimPolicySchema,

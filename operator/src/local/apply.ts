@@ -8,7 +8,12 @@ import path from "node:path";
 import type { Pool } from "@mailroom/core/db";
 import { parseAllDocuments } from "yaml";
 import type { ConditionState } from "../controllers/conditions.ts";
-import type { EventRecorder, OperatorLogger, ReconcileContext } from "../controllers/context.ts";
+import type {
+  DnsEndpointStore,
+  EventRecorder,
+  OperatorLogger,
+  ReconcileContext,
+} from "../controllers/context.ts";
 import { ALL_CONTROLLERS } from "../controllers/index.ts";
 import type { KindController } from "../controllers/kind-controller.ts";
 import { API_VERSION, type MailroomKind, type MailroomKinds } from "../crds/index.ts";
@@ -34,6 +39,17 @@ export interface AppliedResource {
 }
 
 const KINDS = Object.keys(ALL_CONTROLLERS) as MailroomKind[];
+
+/** No cluster, so no external-dns: publishDNS reports why, and there is nothing to take back. */
+const NO_DNS_ENDPOINTS: DnsEndpointStore = {
+  publish: async () => ({
+    result: "unavailable",
+    message:
+      "local mode (mailroom apply) has no cluster to create a DNSEndpoint in: publish status.records yourself",
+  }),
+  unpublish: async () => {},
+  disown: async () => {},
+};
 
 async function manifestFiles(target: string): Promise<string[]> {
   if (!(await stat(target)).isDirectory()) return [target];
@@ -87,6 +103,7 @@ export async function applyManifests(deps: ApplyDeps, paths: readonly string[]):
     kek: deps.kek,
     secrets: createFileSecretStore(deps.dataDir),
     events,
+    dnsEndpoints: NO_DNS_ENDPOINTS,
     log: deps.log,
     now: deps.now ?? (() => new Date()),
     ownerReferences: false,

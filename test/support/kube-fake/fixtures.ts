@@ -1,5 +1,6 @@
 /** Builders for valid custom resources, so each test states only what it changes. */
 import type { ApiKey, SendingDomain, Template, WebhookEndpoint } from "../../../operator/src/crds/index.ts";
+import type { CustomResourceDefinitionManifest } from "./schema.ts";
 
 const API_VERSION = "mailroom.dev/v1alpha1" as const;
 
@@ -60,5 +61,73 @@ export function readyCondition(generation: number, status: "True" | "False" = "T
     lastTransitionTime: "2025-01-01T00:00:00Z",
     reason: status === "True" ? "Reconciled" : "Failed",
     message: "",
+  };
+}
+
+/**
+ * external-dns's DNSEndpoint CRD (externaldns.k8s.io/v1alpha1, namespaced, /status subresource), with the
+ * structural schema of its Go types (endpoint.Endpoint): a field the operator misnames is pruned, a wrong
+ * type or record type rejected, exactly as in a cluster with external-dns installed. Upstream's recent CEL
+ * rules (dnsName length, SRV/NAPTR/PTR target shapes) concern record types Mailroom never writes and are left
+ * out, since the fake evaluates only the CEL shapes of our own CRDs.
+ */
+export function dnsEndpointCrd(): CustomResourceDefinitionManifest {
+  const endpoint = {
+    type: "object",
+    required: ["dnsName", "recordType"],
+    properties: {
+      dnsName: { type: "string", minLength: 1, maxLength: 254 },
+      recordType: {
+        type: "string",
+        enum: ["A", "AAAA", "CNAME", "DNAME", "MX", "NAPTR", "NS", "PTR", "SRV", "TLSA", "TXT"],
+      },
+      targets: { type: "array", maxItems: 1000, items: { type: "string", minLength: 1, maxLength: 4096 } },
+      recordTTL: { type: "integer", format: "int64", minimum: 0, maximum: 2147483647 },
+      setIdentifier: { type: "string", maxLength: 255 },
+      labels: { type: "object", additionalProperties: { type: "string" } },
+      providerSpecific: {
+        type: "array",
+        maxItems: 100,
+        items: {
+          type: "object",
+          required: ["name"],
+          properties: { name: { type: "string", minLength: 1, maxLength: 253 }, value: { type: "string" } },
+        },
+      },
+    },
+  };
+  return {
+    kind: "CustomResourceDefinition",
+    metadata: { name: "dnsendpoints.externaldns.k8s.io" },
+    spec: {
+      group: "externaldns.k8s.io",
+      scope: "Namespaced",
+      names: { kind: "DNSEndpoint", listKind: "DNSEndpointList", plural: "dnsendpoints" },
+      versions: [
+        {
+          name: "v1alpha1",
+          served: true,
+          subresources: { status: {} },
+          schema: {
+            openAPIV3Schema: {
+              type: "object",
+              properties: {
+                apiVersion: { type: "string" },
+                kind: { type: "string" },
+                metadata: { type: "object" },
+                spec: {
+                  type: "object",
+                  properties: { endpoints: { type: "array", maxItems: 1000, items: endpoint } },
+                },
+                status: {
+                  type: "object",
+                  properties: { observedGeneration: { type: "integer", format: "int64" } },
+                },
+              },
+            },
+          },
+        },
+      ],
+    },
   };
 }

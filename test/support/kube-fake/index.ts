@@ -1,19 +1,25 @@
 /**
  * An in-process fake of the Kubernetes API server for operator tests: node:http on 127.0.0.1, spoken to by the
  * real @kubernetes/client-node through kubeConfig(). It serves our four custom resources (validated against
- * the generated CRDs in crds/) plus Secrets, Events and Leases. See README.md for what it models and what not.
+ * the generated CRDs in crds/) plus Secrets, Events and Leases, and any CRD a test installs (installCrd).
+ * See README.md for what it models and what not.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { KubeConfig } from "@kubernetes/client-node";
 import { BUILT_IN_TYPES, type ResourceType } from "./resources.ts";
-import { loadCustomResourceTypes } from "./schema.ts";
+import {
+  type CustomResourceDefinitionManifest,
+  type CustomResourceType,
+  compileCustomResourceDefinition,
+  loadCustomResourceTypes,
+} from "./schema.ts";
 import { createRequestListener, type RecordedRequest } from "./server.ts";
 import { ObjectStore } from "./store.ts";
 import { WatchHub } from "./watch.ts";
 
-export type { RecordedRequest };
+export type { CustomResourceDefinitionManifest, RecordedRequest };
 
 /** A running fake. */
 export interface KubeFake {
@@ -31,6 +37,13 @@ export interface KubeFake {
   dropWatches(opts?: { abrupt?: boolean }): number;
   /** Watch streams currently open. */
   openWatches(): number;
+  /**
+   * Serves another CRD's kinds from now on (as once a CRD is created and Established), validated against
+   * its schema like ours. Throws when a kind of it is already served.
+   */
+  installCrd(crd: CustomResourceDefinitionManifest): void;
+  /** Stops serving a CRD installed with installCrd, deleting its objects: its paths answer 404 again. */
+  uninstallCrd(name: string): void;
   /** Ends every watch and connection and stops listening. */
   close(): Promise<void>;
 }
@@ -40,20 +53,25 @@ const CRDS_DIR = fileURLToPath(new URL("../../../crds/", import.meta.url));
 const TOKEN = "kube-fake-token";
 
 /** Starts a fake API server on an ephemeral loopback port. */
+const servedType = (c: CustomResourceType): ResourceType => ({
+  group: c.group,
+  version: c.version,
+  plural: c.plural,
+  kind: c.kind,
+  listKind: c.listKind,
+  custom: c,
+});
+
 export async function startKubeFake(opts: { crdDir?: string } = {}): Promise<KubeFake> {
-  const custom: ResourceType[] = loadCustomResourceTypes(opts.crdDir ?? CRDS_DIR).map((c) => ({
-    group: c.group,
-    version: c.version,
-    plural: c.plural,
-    kind: c.kind,
-    listKind: c.listKind,
-    custom: c,
-  }));
+  const custom = loadCustomResourceTypes(opts.crdDir ?? CRDS_DIR).map(servedType);
   const store = new ObjectStore();
   const watches = new WatchHub();
   const requests: RecordedRequest[] = [];
+  // Read by the router on every request, so installCrd/uninstallCrd take effect at once.
+  const types: ResourceType[] = [...BUILT_IN_TYPES, ...custom];
+  const installed = new Map<string, ResourceType[]>();
   const server: Server = createServer(
-    createRequestListener({ store, watches, types: [...BUILT_IN_TYPES, ...custom], token: TOKEN, requests }),
+    createRequestListener({ store, watches, types, token: TOKEN, requests }),
   );
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -77,6 +95,25 @@ export async function startKubeFake(opts: { crdDir?: string } = {}): Promise<Kub
     compact: () => store.compact(),
     dropWatches: (o) => watches.drop(o),
     openWatches: () => watches.count,
+    installCrd(crd) {
+      const added = compileCustomResourceDefinition(crd).map(servedType);
+      for (const t of added) {
+        if (types.some((u) => u.group === t.group && u.version === t.version && u.plural === t.plural)) {
+          throw new Error(`kube-fake already serves ${t.plural}.${t.group}/${t.version}`);
+        }
+      }
+      types.push(...added);
+      installed.set(crd.metadata.name, added);
+    },
+    uninstallCrd(name) {
+      const removed = installed.get(name);
+      if (!removed) throw new Error(`kube-fake has no installed CustomResourceDefinition ${name}`);
+      installed.delete(name);
+      for (const t of removed) {
+        store.deleteAll(t);
+        types.splice(types.indexOf(t), 1);
+      }
+    },
     async close() {
       watches.drop({ abrupt: true });
       const closed = new Promise<void>((resolve, reject) =>

@@ -16,6 +16,7 @@ export interface SchemaNode {
   type?: string;
   properties?: Record<string, SchemaNode>;
   items?: SchemaNode;
+  additionalProperties?: SchemaNode | boolean;
   "x-kubernetes-preserve-unknown-fields"?: boolean;
   "x-kubernetes-list-map-keys"?: string[];
 }
@@ -86,6 +87,59 @@ function makeAjv(): Ajv {
   return ajv;
 }
 
+/** The parts of an apiextensions.k8s.io/v1 CustomResourceDefinition the fake reads. */
+export interface CustomResourceDefinitionManifest {
+  kind: string;
+  metadata: { name: string };
+  spec: {
+    group: string;
+    scope?: string;
+    names: { kind: string; plural: string; listKind?: string };
+    versions: {
+      name: string;
+      served: boolean;
+      subresources?: { status?: object };
+      schema: { openAPIV3Schema: unknown };
+    }[];
+  };
+}
+
+/**
+ * Compiles the served versions of one CRD. Throws, as the API server refuses the CRD, when its name is not
+ * `<plural>.<group>` or it is cluster-scoped (the fake serves namespaced resources only).
+ */
+export function compileCustomResourceDefinition(
+  crd: CustomResourceDefinitionManifest,
+  ajv: Ajv = makeAjv(),
+): CustomResourceType[] {
+  if (crd.kind !== "CustomResourceDefinition") throw new Error(`not a CustomResourceDefinition: ${crd.kind}`);
+  const { group, names } = crd.spec;
+  if (crd.metadata.name !== `${names.plural}.${group}`) {
+    throw new Error(
+      `CustomResourceDefinition ${crd.metadata.name}: the name must be ${names.plural}.${group}`,
+    );
+  }
+  if ((crd.spec.scope ?? "Namespaced") !== "Namespaced") {
+    throw new Error(`CustomResourceDefinition ${crd.metadata.name}: kube-fake serves namespaced kinds only`);
+  }
+  return crd.spec.versions
+    .filter((version) => version.served)
+    .map((version) => {
+      const schema = version.schema.openAPIV3Schema as SchemaNode;
+      return {
+        group,
+        version: version.name,
+        plural: names.plural,
+        kind: names.kind,
+        listKind: names.listKind ?? `${names.kind}List`,
+        statusSubresource: Boolean(version.subresources?.status),
+        schema,
+        validate: ajv.compile(schema),
+        celRules: collectCelRules(schema as Parameters<typeof collectCelRules>[0]),
+      };
+    });
+}
+
 /** Reads every CRD manifest in `dir` (the generated crds/, so the fake checks exactly what ships). */
 export function loadCustomResourceTypes(dir: string): CustomResourceType[] {
   const ajv = makeAjv();
@@ -95,21 +149,7 @@ export function loadCustomResourceTypes(dir: string): CustomResourceType[] {
     .sort()) {
     const crd = parse(readFileSync(path.join(dir, file), "utf8"));
     if (crd?.kind !== "CustomResourceDefinition") continue;
-    for (const version of crd.spec.versions) {
-      if (!version.served) continue;
-      const schema = version.schema.openAPIV3Schema as SchemaNode;
-      types.push({
-        group: crd.spec.group,
-        version: version.name,
-        plural: crd.spec.names.plural,
-        kind: crd.spec.names.kind,
-        listKind: crd.spec.names.listKind ?? `${crd.spec.names.kind}List`,
-        statusSubresource: Boolean(version.subresources?.status),
-        schema,
-        validate: ajv.compile(schema),
-        celRules: collectCelRules(schema as Parameters<typeof collectCelRules>[0]),
-      });
-    }
+    types.push(...compileCustomResourceDefinition(crd, ajv));
   }
   return types;
 }
@@ -122,6 +162,12 @@ function prune(value: unknown, schema: SchemaNode, at: string, unknown: string[]
   }
   if (value === null || typeof value !== "object") return;
   const obj = value as Record<string, unknown>;
+  const additional = schema.additionalProperties;
+  if (additional && typeof additional === "object") {
+    // A map (labels, say): every key is kept and each value follows the value schema.
+    for (const key of Object.keys(obj)) prune(obj[key], additional, `${at}[${key}]`, unknown);
+    return;
+  }
   const props = schema.properties ?? {};
   for (const key of Object.keys(obj)) {
     const child = props[key];

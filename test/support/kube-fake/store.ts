@@ -179,6 +179,16 @@ export class ObjectStore {
     return { object: this.remove(type, prev, opts.propagationPolicy !== "Orphan"), deleted: true };
   }
 
+  /**
+   * Deletes every object of a type, as the API server does when its CRD is deleted (finalizers of those
+   * objects are not waited for here). Returns how many there were.
+   */
+  deleteAll(type: ResourceType): number {
+    const objects = this.list(type);
+    for (const obj of objects) this.remove(type, obj, true);
+    return objects.length;
+  }
+
   private replace(
     type: ResourceType,
     namespace: string,

@@ -1,9 +1,14 @@
-/** SendingDomain deletion: Delete removes the domain and its keys; Retain keeps it. Either releases the claim. */
+/**
+ * SendingDomain deletion: Delete removes the domain and its keys; Retain keeps it, and the DNSEndpoint
+ * publishing its records. Either releases the claim.
+ */
 import { deleteDomain } from "@mailroom/core/domains";
 import type { SendingDomain } from "../../crds/index.ts";
 import { deleteBinding, getBinding } from "../bindings.ts";
+import { conditionOf } from "../conditions.ts";
 import type { ReconcileContext } from "../context.ts";
 import { accountOf, refOf } from "../kind-controller.ts";
+import { DNS_PUBLISHED, dnsEndpointName } from "./dns.ts";
 
 export async function finalizeSendingDomain(ctx: ReconcileContext, resource: SendingDomain): Promise<void> {
   const ref = refOf(resource);
@@ -12,8 +17,12 @@ export async function finalizeSendingDomain(ctx: ReconcileContext, resource: Sen
   // A resource that never held the claim (a Conflict) must not delete the holder's domain.
   if (!binding || binding.uid !== ref.uid) return;
   if (binding.targetId && binding.claim && (resource.spec.reclaimPolicy ?? "Delete") === "Delete") {
+    // Its DNSEndpoint, if any, is garbage-collected with the resource through its ownerReference.
     await deleteDomain(ctx.pool, account, binding.claim);
     await ctx.events.record(ref, "Normal", "Deleted", `deleted domain ${binding.claim}`);
+  } else if (conditionOf(resource.status, DNS_PUBLISHED)) {
+    // A retained domain goes on signing mail: its published records must outlive the resource.
+    await ctx.dnsEndpoints.disown(ref, dnsEndpointName(ref.name));
   }
   await deleteBinding(ctx.pool, "SendingDomain", account, ref.name);
 }

@@ -1,5 +1,6 @@
 /** SendingDomain status: the records to publish with their verification, and Ready = verified. */
 import type { DomainRecord } from "@mailroom/core/domains";
+import type { SendingDomain } from "../../crds/index.ts";
 import { type ConditionState, notOk, ok } from "../conditions.ts";
 import type { StatusFields } from "../kind-controller.ts";
 
@@ -16,4 +17,19 @@ export function sendingDomainReady(domain: DomainRecord): ConditionState {
   const failing = domain.records.find((r) => r.required && r.status !== "verified" && r.reason);
   const why = domain.statusReason ?? failing?.reason ?? "publish the records in status.records";
   return notOk(domain.status === "pending" ? "VerificationPending" : "VerificationFailed", why);
+}
+
+/**
+ * spec.dkim.selector names the key a domain is created with and cannot change afterwards (the CRD refuses
+ * a changed value; this catches one added later, and local mode, which has no CRD validation).
+ */
+export function selectorChange(resource: SendingDomain, domain: DomainRecord): ConditionState | undefined {
+  const wanted = resource.spec.dkim?.selector;
+  const actual = domain.dkimKeys.find((k) => k.algorithm === "rsa")?.selector;
+  if (wanted === undefined || actual === undefined || wanted === actual) return undefined;
+  return notOk(
+    "SelectorImmutable",
+    `spec.dkim.selector is ${wanted}, but the DKIM key of ${domain.name} was created with selector ${actual} ` +
+      "and a selector cannot change: remove it from the spec, or delete and re-create the domain for new keys",
+  );
 }

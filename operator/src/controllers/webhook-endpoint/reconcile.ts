@@ -2,7 +2,8 @@
  * WebhookEndpoint: one operator-managed endpoint per resource. The signing secret comes from the Secret
  * named by spec.secretName (key signingSecret), or is generated into `<name>-webhook-secret`. A new value in
  * that Secret rotates the endpoint's secret (the old one keeps signing through the overlap). Drift: a deleted
- * endpoint is re-created; one changed behind the operator's back is set back to the spec.
+ * endpoint is re-created; one changed behind the operator's back is set back to the spec. status.lastDelivery
+ * reports the most recent delivery attempt (status.ts).
  */
 import {
   activeSecrets,
@@ -10,6 +11,7 @@ import {
   type WebhookEndpoint as EndpointRecord,
   generateWebhookSecret,
   getEndpoint,
+  getLastAttempt,
   rotateEndpointSecret,
   updateEndpoint,
 } from "@mailroom/core/webhooks";
@@ -18,6 +20,7 @@ import { getBinding, putBinding } from "../bindings.ts";
 import { notOk, ok } from "../conditions.ts";
 import { ownerReferenceFor, type ReconcileContext } from "../context.ts";
 import { accountOf, type ReconcileOutcome, refOf, type StatusFields } from "../kind-controller.ts";
+import { lastDeliveryOf } from "./status.ts";
 
 /** Data key of the signing secret in its Secret. */
 export const SIGNING_SECRET_KEY = "signingSecret";
@@ -105,5 +108,7 @@ export async function reconcileWebhookEndpoint(
   const ready = endpoint.enabled
     ? ok("Active", `endpoint ${endpoint.id}`)
     : notOk("Disabled", endpoint.disabledReason ?? "disabled");
-  return { fields: {}, ready, synced: ok("Synced") };
+  // Read on every reconcile, the periodic resync included; status is only patched when this changed.
+  const attempt = await getLastAttempt(ctx.pool, endpoint.id);
+  return { fields: attempt ? { lastDelivery: lastDeliveryOf(attempt) } : {}, ready, synced: ok("Synced") };
 }
