@@ -68,6 +68,31 @@ describe("rate limits", () => {
     expect(statuses[8]).toBe(429);
   });
 
+  it("counts concurrent requests exactly when they share an authentication statement", async () => {
+    clock = new Date("2031-03-01T10:00:12.000Z");
+    const { key, fullKey } = await createKey(db.pool, {
+      account: "rl-e",
+      scopes: ["send"],
+      expires: "never",
+    });
+    const forged = `mrk_${key.keyId}_${"y".repeat(32)}`;
+    // 24 requests at once on two replicas, a third of them forged: they ride together in shared statements.
+    const answers = await Promise.all(
+      Array.from({ length: 24 }, (_, i) =>
+        list(i % 2 === 0 ? replicaA : replicaB, i % 3 === 0 ? forged : fullKey),
+      ),
+    );
+    const genuine = answers.filter((_, i) => i % 3 !== 0);
+    expect(answers.filter((_, i) => i % 3 === 0).map((r) => r.status)).toEqual(Array(8).fill(401));
+    expect(genuine.filter((r) => r.status === 200)).toHaveLength(5);
+    expect(genuine.filter((r) => r.status === 429)).toHaveLength(11);
+    // Each admitted request holds its own place in the window: remaining 4, 3, 2, 1, 0 once each.
+    const remaining = genuine
+      .filter((r) => r.status === 200)
+      .map((r) => Number(r.headers["ratelimit-remaining"]));
+    expect(remaining.sort()).toEqual([0, 1, 2, 3, 4]);
+  });
+
   it("does not let an unauthenticated caller spend a key's budget", async () => {
     clock = new Date("2031-03-01T10:00:09.000Z");
     const { key, fullKey } = await createKey(db.pool, {

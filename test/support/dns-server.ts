@@ -52,6 +52,38 @@ function toResource(question: dns2.Packet.Question, record: ZoneRecord): dns2.Pa
  * can outgrow a 512-byte UDP answer and the resolver then retries over TCP). Its zone and faults change at
  * run time, so a test can publish, alter or withdraw a record between checks.
  */
+/**
+ * UDP and TCP listening on one port. The TCP side binds first on a free port (the crowded space: every
+ * outgoing connection of this machine takes an ephemeral TCP port) and UDP then takes the same number; when
+ * some other process holds that UDP port, both are closed and another port is tried.
+ */
+async function listenOnOnePort(handle: DnsHandler, onConnection: (socket: Socket) => void) {
+  for (let attempt = 1; ; attempt += 1) {
+    const tcp = new TCPServer(handle);
+    tcp.on("connection", onConnection);
+    await new Promise<void>((resolve, reject) => {
+      tcp.once("error", reject);
+      tcp.listen(0, "127.0.0.1", () => resolve());
+    });
+    const port = (tcp.address() as { port: number }).port;
+    const udp = new UDPServer(handle);
+    try {
+      // dns2's own listen() never settles on a bind error (it surfaces as an 'error' event): bind directly.
+      await new Promise<void>((resolve, reject) => {
+        udp.once("error", reject);
+        udp.bind(port, "127.0.0.1", () => {
+          udp.off("error", reject);
+          resolve();
+        });
+      });
+      return { udp, tcp, port };
+    } catch (error) {
+      await new Promise<void>((resolve) => tcp.close(() => resolve()));
+      if (attempt >= 5) throw error;
+    }
+  }
+}
+
 export async function startDnsServer(): Promise<TestDnsServer> {
   const zone = new Map<string, ZoneRecord[]>();
   const faults = new Map<string, Fault>();
@@ -77,18 +109,10 @@ export async function startDnsServer(): Promise<TestDnsServer> {
     send(response).catch(() => {});
   };
 
-  const udp = new UDPServer(handle);
-  const tcp = new TCPServer(handle);
   const sockets = new Set<Socket>();
-  tcp.on("connection", (socket: Socket) => {
+  const { udp, tcp, port } = await listenOnOnePort(handle, (socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
-  });
-  await udp.listen(0, "127.0.0.1");
-  const port = udp.address().port;
-  await new Promise<void>((resolve, reject) => {
-    tcp.once("error", reject);
-    tcp.listen(port, "127.0.0.1", () => resolve());
   });
 
   const server: TestDnsServer = {

@@ -43,10 +43,24 @@ export async function startWorker(
   });
   const events: WorkerEvents = new EventEmitter();
   events.on("worker:create", ({ worker }) => heartbeat.workerIds.add(worker.workerId));
+  // With a local queue the pool itself locks the jobs it fetches ahead: it beats too, so a dead process's
+  // prefetched jobs are unlocked like its running ones.
+  events.on("pool:create", ({ workerPool }) => heartbeat.workerIds.add(workerPool.id));
   const runner = await run({
     pgPool: deps.pool,
     events,
     concurrency: deps.config.worker.concurrency,
+    preset: {
+      worker: {
+        // Fetch jobs in batches (one query locks up to `size` ready jobs) and complete them in batches: per
+        // job, one `get_job` and one `complete_job` round trip cost the database more than the delivery's
+        // own statements. A crash between a task's end and its batched completion re-runs the task, which
+        // every task tolerates (a delivery re-claims and skips an email already delivered).
+        localQueue: { size: deps.config.worker.concurrency },
+        completeJobBatchDelay: 0,
+        failJobBatchDelay: 0,
+      },
+    },
     noHandleSignals: true,
     pollInterval: options.pollIntervalMs ?? 2_000,
     logger: graphileLogger(deps.logger),

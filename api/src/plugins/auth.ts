@@ -1,7 +1,7 @@
 import { MailroomError } from "@mailroom/core/errors";
 import {
   type ApiKeyRecord,
-  authenticateRequest,
+  createRequestAuthenticator,
   requireScope,
   type Scope,
   touchKeyLastUsed,
@@ -20,25 +20,21 @@ declare module "fastify" {
 }
 
 /**
- * Bearer-key authentication, rate limits and scope checks, before the body is even parsed, in one query per
- * request: the key is read from Postgres every time (no cache can outlive a revoke) and the request is
- * counted against the key's and account's windows only once the key is proven. Every authenticated answer
+ * Bearer-key authentication, rate limits and scope checks, before the body is even parsed, in one statement
+ * that concurrent requests share: the key is read from Postgres for every request (no cache can outlive a
+ * revoke) and the request is counted against the key's and account's windows only once the key is proven. Every authenticated answer
  * carries `RateLimit-Limit/Remaining/Reset`; over a limit it is 429 `rate_limit_exceeded` with `Retry-After`.
  * last_used_at is written about once an hour, not per request.
  */
 export function registerAuth(app: FastifyInstance, deps: ApiDeps): void {
   const now = deps.now ?? (() => new Date());
+  const authenticate = createRequestAuthenticator(deps.pool, deps.config.limits.rateLimit);
   app.decorateRequest("apiKey", undefined as unknown as ApiKeyRecord);
   app.addHook("onRequest", async (request, reply) => {
     const scope = request.routeOptions.config.scope;
     if (!scope) return;
     const at = now();
-    const { key, rateLimit } = await authenticateRequest(
-      deps.pool,
-      request.headers.authorization,
-      deps.config.limits.rateLimit,
-      at,
-    );
+    const { key, rateLimit } = await authenticate(request.headers.authorization, at);
     request.log = request.log.child({ keyId: key.keyId, account: key.account });
     request.apiKey = key;
     if (rateLimit) {

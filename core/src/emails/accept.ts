@@ -1,5 +1,5 @@
 import { v7 as uuidv7 } from "uuid";
-import type { PoolClient } from "../db/pool.ts";
+import type { Queryable } from "../db/pool.ts";
 import { emailEventDataSql, subscribedSql } from "../webhooks/outbox.ts";
 import type { AcceptItem, AcceptResult } from "./types.ts";
 
@@ -23,66 +23,55 @@ interface Claim {
   email_id: string;
 }
 
-/**
- * Claims the idempotency keys of the items that carry one. Returns, per item index, the prior claim when the
- * key was already taken. A concurrent twin's INSERT waits on the unique index until the first transaction
- * commits, then sees its row, so a twin resolves to the first's email. Keys are inserted in sorted order so
- * that two transactions claiming overlapping keys cannot deadlock.
- */
-async function claimIdempotencyKeys(
-  client: PoolClient,
-  items: readonly AcceptRequest[],
-  ids: readonly string[],
-): Promise<Map<number, Claim>> {
-  const keyed = items.flatMap((item, index) => (item.idempotencyKey ? [{ item, index }] : []));
-  const prior = new Map<number, Claim>();
-  if (keyed.length === 0) return prior;
-  const { rows: inserted } = await client.query<{ email_id: string }>(
-    `insert into idempotency_keys (account, key, body_sha256, email_id)
-     select a, k, h, e from unnest($1::text[], $2::text[], $3::bytea[], $4::uuid[]) as t(a, k, h, e)
-     order by a, k
-     on conflict (account, key) do nothing
-     returning email_id`,
-    [
-      keyed.map(({ item }) => item.account),
-      keyed.map(({ item }) => item.idempotencyKey),
-      keyed.map(({ item }) => item.bodySha256 ?? Buffer.alloc(32)),
-      keyed.map(({ index }) => ids[index]),
-    ],
+/** The statement's input rows: one per item, `n` its index. Carried as one jsonb parameter. */
+function inputRows(items: readonly AcceptRequest[], ids: readonly string[]): string {
+  return JSON.stringify(
+    items.map(({ draft, account, apiKeyId, trace, idempotencyKey, bodySha256 }, n) => ({
+      id: ids[n],
+      account,
+      api_key_id: apiKeyId,
+      from_header: draft.from,
+      from_address: draft.fromAddress,
+      to_addresses: draft.to,
+      cc_addresses: draft.cc,
+      bcc_addresses: draft.bcc,
+      reply_to: draft.replyTo,
+      subject: draft.subject,
+      html: draft.html ?? null,
+      text: draft.text ?? null,
+      category: draft.category,
+      custom_headers: draft.headers,
+      tags: draft.tags,
+      scheduled_at: draft.scheduledAt?.toISOString() ?? null,
+      trace: trace ?? null,
+      event_id: uuidv7(),
+      idem_key: idempotencyKey ?? null,
+      idem_sha256: idempotencyKey ? (bodySha256 ?? Buffer.alloc(32)).toString("hex") : null,
+      n,
+    })),
   );
-  const won = new Set(inserted.map((row) => row.email_id));
-  const contested = keyed.filter(({ index }) => !won.has(ids[index] as string));
-  if (contested.length === 0) return prior;
-  const { rows: existing } = await client.query<Claim>(
-    `select i.account, i.key, i.body_sha256, i.email_id
-     from idempotency_keys i join unnest($1::text[], $2::text[]) as t(a, k) on i.account = t.a and i.key = t.k`,
-    [contested.map(({ item }) => item.account), contested.map(({ item }) => item.idempotencyKey)],
-  );
-  const byKey = new Map(existing.map((row) => [`${row.account}\n${row.key}`, row]));
-  for (const { item, index } of contested) {
-    const claim = byKey.get(`${item.account}\n${item.idempotencyKey}`);
-    if (!claim) throw new Error(`idempotency key vanished during claim: index ${index}`);
-    prior.set(index, claim);
-  }
-  return prior;
 }
 
 /**
- * Writes the email rows, their first timeline event, their `deliver` jobs and — for accounts with a webhook
- * endpoint subscribed — their `email.queued`/`email.scheduled` events with one fan-out job, all in ONE
- * statement: a round trip saved per step is what lets concurrent sends share a transaction cheaply.
+ * The whole accept in ONE statement, so that it is one round trip and — run outside an explicit transaction —
+ * one implicit transaction: claim the idempotency keys (sorted, so that two statements claiming overlapping
+ * keys cannot deadlock; a concurrent twin's claim waits on the unique index until the first commits and is
+ * then skipped), write the email rows of the items that need no claim or won theirs, their first timeline
+ * event, their `deliver` jobs, their attachments and — for accounts with a webhook endpoint subscribed —
+ * their `email.queued`/`email.scheduled` events with one fan-out job. Returns the ids of the emails written.
  */
-async function insertEmails(
-  client: PoolClient,
-  options: AcceptOptions,
-  fresh: readonly { item: AcceptRequest; id: string }[],
-): Promise<void> {
-  await client.query(
-    `with r as (
+function acceptSql(withAttachments: boolean): string {
+  return `with r as (
        select * from jsonb_to_recordset($2::jsonb) as r(id uuid, account text, api_key_id text,
          from_header text, from_address text, to_addresses text[], cc_addresses text[], bcc_addresses text[],
          reply_to text[], subject text, html text, text text, category text, custom_headers jsonb, tags jsonb,
-         scheduled_at timestamptz, trace jsonb, event_id uuid, n int)
+         scheduled_at timestamptz, trace jsonb, event_id uuid, idem_key text, idem_sha256 text, n int)
+     ), claimed as (
+       insert into idempotency_keys (account, key, body_sha256, email_id)
+       select account, idem_key, decode(idem_sha256, 'hex'), id from r where idem_key is not null
+       order by account, idem_key
+       on conflict (account, key) do nothing
+       returning email_id
      ), e as (
        insert into emails (id, account, api_key_id, status, from_header, from_address, to_addresses,
                            cc_addresses, bcc_addresses, reply_to, subject, html, text, category, custom_headers,
@@ -90,7 +79,8 @@ async function insertEmails(
        select id, account, api_key_id, case when scheduled_at is null then 'queued' else 'scheduled' end,
               from_header, from_address, to_addresses, cc_addresses, bcc_addresses, reply_to, subject, html,
               text, category, custom_headers, tags, scheduled_at, '<' || id || '@' || $1 || '>'
-       from r order by n
+       from r where idem_key is null or id in (select email_id from claimed)
+       order by n
        returning id, status
      ), timeline as (
        insert into email_events (email_id, type) select id, status from e
@@ -113,81 +103,76 @@ async function insertEmails(
                     null, r.scheduled_at, null, 'deliver:' || r.id, null, null)::graphile_worker.job_spec
          from r join e on e.id = r.id order by r.n
        ))
-     )
-     select (select count(*) from jobs) as jobs, (select count(*) from fanout) as fanout`,
-    [
-      options.hostname,
-      JSON.stringify(
-        fresh.map(({ item: { draft, account, apiKeyId, trace }, id }, n) => ({
-          id,
-          account,
-          api_key_id: apiKeyId,
-          from_header: draft.from,
-          from_address: draft.fromAddress,
-          to_addresses: draft.to,
-          cc_addresses: draft.cc,
-          bcc_addresses: draft.bcc,
-          reply_to: draft.replyTo,
-          subject: draft.subject,
-          html: draft.html ?? null,
-          text: draft.text ?? null,
-          category: draft.category,
-          custom_headers: draft.headers,
-          tags: draft.tags,
-          scheduled_at: draft.scheduledAt?.toISOString() ?? null,
-          trace: trace ?? null,
-          event_id: uuidv7(),
-          n,
-        })),
-      ),
-    ],
+     )${
+       withAttachments
+         ? `, attached as (
+       insert into email_attachments (email_id, position, filename, content_type, content_id, content)
+       select * from unnest($3::uuid[], $4::int[], $5::text[], $6::text[], $7::text[], $8::bytea[])
+         as a(email_id, position, filename, content_type, content_id, content)
+       where a.email_id in (select id from e)
+     )`
+         : ""
+     }
+     select coalesce((select array_agg(id) from e), '{}') as written,
+            (select count(*) from jobs) as jobs, (select count(*) from fanout) as fanout`;
+}
+
+const ACCEPT_SQL = acceptSql(false);
+const ACCEPT_WITH_ATTACHMENTS_SQL = acceptSql(true);
+
+/** The prior claims of idempotency keys this statement did not win (a committed twin or an earlier item). */
+async function priorClaims(db: Queryable, contested: readonly AcceptRequest[]): Promise<Map<string, Claim>> {
+  const { rows } = await db.query<Claim>(
+    `select i.account, i.key, i.body_sha256, i.email_id
+     from idempotency_keys i join unnest($1::text[], $2::text[]) as t(a, k) on i.account = t.a and i.key = t.k`,
+    [contested.map((item) => item.account), contested.map((item) => item.idempotencyKey)],
   );
-  const attachments = fresh.flatMap(({ item, id }) =>
-    item.draft.attachments.map((a, position) => ({ id, position, a })),
+  return new Map(rows.map((row) => [`${row.account}\n${row.key}`, row]));
+}
+
+/**
+ * Accepts emails in one statement (see `acceptSql`): run it on the pool and it is its own transaction, or on a
+ * client inside the caller's transaction. A 2xx may be sent once that transaction has committed. Items whose
+ * idempotency key was already claimed answer `duplicate` (same body) or `idempotency_key_mismatch`, read by a
+ * second statement only when that happens.
+ */
+export async function acceptEmails(
+  db: Queryable,
+  options: AcceptOptions,
+  items: readonly AcceptRequest[],
+): Promise<AcceptResult[]> {
+  if (items.length === 0) return [];
+  const ids = items.map(() => uuidv7());
+  const attachments = items.flatMap((item, n) =>
+    item.draft.attachments.map((a, position) => ({ id: ids[n], position, a })),
   );
-  if (attachments.length === 0) return;
-  await client.query(
-    `insert into email_attachments (email_id, position, filename, content_type, content_id, content)
-     select * from unnest($1::uuid[], $2::int[], $3::text[], $4::text[], $5::text[], $6::bytea[])`,
-    [
+  const values: unknown[] = [options.hostname, inputRows(items, ids)];
+  if (attachments.length > 0) {
+    values.push(
       attachments.map((x) => x.id),
       attachments.map((x) => x.position),
       attachments.map((x) => x.a.filename),
       attachments.map((x) => x.a.contentType),
       attachments.map((x) => x.a.contentId ?? null),
       attachments.map((x) => x.a.content),
-    ],
-  );
-}
-
-/**
- * Accepts emails inside the caller's transaction: claims idempotency keys, writes the email rows (and
- * attachments), their first timeline event and their `deliver` jobs (run at `scheduledAt` when given).
- * Nothing is durable until the caller commits, and the caller answers only after that commit.
- */
-export async function acceptEmails(
-  client: PoolClient,
-  options: AcceptOptions,
-  items: readonly AcceptRequest[],
-): Promise<AcceptResult[]> {
-  const ids = items.map(() => uuidv7());
-  const prior = await claimIdempotencyKeys(client, items, ids);
-  const results: AcceptResult[] = [];
-  const fresh: { item: AcceptRequest; id: string }[] = [];
-  items.forEach((item, index) => {
-    const claim = prior.get(index);
-    const id = ids[index] as string;
-    if (!claim) {
-      fresh.push({ item, id });
-      results.push({ status: item.draft.scheduledAt ? "scheduled" : "queued", messageId: id });
-    } else if (item.bodySha256 && claim.body_sha256.equals(item.bodySha256)) {
-      results.push({ status: "duplicate", messageId: claim.email_id });
-    } else {
-      results.push({ status: "idempotency_key_mismatch", messageId: claim.email_id });
-    }
+    );
+  }
+  // Named: each connection plans the statement once (planning it cost more than running it for one email).
+  const { rows } = await db.query<{ written: string[] }>({
+    name: attachments.length > 0 ? "mailroom_accept_attachments" : "mailroom_accept",
+    text: attachments.length > 0 ? ACCEPT_WITH_ATTACHMENTS_SQL : ACCEPT_SQL,
+    values,
   });
-  if (fresh.length === 0) return results;
-
-  await insertEmails(client, options, fresh);
-  return results;
+  const written = new Set(rows[0]?.written ?? []);
+  const contested = items.filter((_, n) => !written.has(ids[n] as string));
+  const prior = contested.length > 0 ? await priorClaims(db, contested) : new Map<string, Claim>();
+  return items.map((item, n) => {
+    const id = ids[n] as string;
+    if (written.has(id)) return { status: item.draft.scheduledAt ? "scheduled" : "queued", messageId: id };
+    const claim = prior.get(`${item.account}\n${item.idempotencyKey}`);
+    if (!claim) throw new Error(`idempotency key vanished during claim: index ${n}`);
+    if (item.bodySha256 && claim.body_sha256.equals(item.bodySha256))
+      return { status: "duplicate", messageId: claim.email_id };
+    return { status: "idempotency_key_mismatch", messageId: claim.email_id };
+  });
 }

@@ -1,10 +1,11 @@
+import { v7 as uuidv7 } from "uuid";
 import type { Queryable } from "../db/pool.ts";
-import { emitEmailEvents } from "../webhooks/outbox.ts";
 import type { EmailEvent } from "./types.ts";
 
 /**
- * Appends one event per email id to the timelines, in a single statement, and emits the matching webhook
- * events (`email.<type>`) in the same transaction: every transition goes through here, so none is missed.
+ * Appends one event per email id to the timelines and emits the matching webhook events (`email.<type>`) in
+ * the same transaction, in one round trip (`mailroom_append_email_events`, migration 0010): every transition
+ * goes through that function, so none is missed.
  */
 export async function appendEvents(
   db: Queryable,
@@ -13,11 +14,12 @@ export async function appendEvents(
   detail: Record<string, unknown> = {},
 ): Promise<void> {
   if (emailIds.length === 0) return;
-  await db.query(
-    `insert into email_events (email_id, type, detail) select unnest($1::uuid[]), $2, $3::jsonb`,
-    [emailIds, type, JSON.stringify(detail)],
-  );
-  await emitEmailEvents(db, emailIds, type, detail);
+  await db.query(`select mailroom_append_email_events($1::uuid[], $2::uuid[], $3, $4::jsonb)`, [
+    emailIds,
+    emailIds.map(() => uuidv7()),
+    type,
+    JSON.stringify(detail),
+  ]);
 }
 
 /** The timeline of one email, oldest first. */

@@ -1,3 +1,4 @@
+import { createBatcher } from "../db/batcher.ts";
 import type { Queryable } from "../db/pool.ts";
 import { MailroomError } from "../errors/index.ts";
 import {
@@ -7,7 +8,7 @@ import {
   verdictFrom,
 } from "../limits/rate-limit.ts";
 import { hashSecret, parseKey, secretMatches } from "./format.ts";
-import { findKeyForAuth, findKeyForAuthCounting } from "./store.ts";
+import { type AuthLookup, findKeyForAuth, findKeysForAuthCounting } from "./store.ts";
 import { type ApiKeyRecord, keyState, type Scope } from "./types.ts";
 
 // Compared against when the key id is unknown, so that case costs the same as a wrong secret.
@@ -54,33 +55,41 @@ export function requireScope(key: ApiKeyRecord, scope: Scope): void {
   }
 }
 
-/**
- * The API's authentication in one round trip: reads the key and, only when the presented secret's hash
- * matches and the key is active, counts the request against its rate-limit windows in the same statement.
- * The decision itself is still made here, with the constant-time comparison, exactly as `authenticateKey`.
- */
-export async function authenticateRequest(
-  db: Queryable,
+export type RequestAuthenticator = (
   authorization: string | undefined,
-  policy: RateLimitPolicy,
-  now: Date = new Date(),
-): Promise<{ key: ApiKeyRecord; rateLimit: RateLimitVerdict | undefined }> {
-  if (!authorization || authorization.trim() === "") {
-    throw new MailroomError("missing_api_key", "Send the API key as `Authorization: Bearer <key>`.");
-  }
-  const token = bearerToken(authorization);
-  const parsed = token ? parseKey(token) : undefined;
-  if (!parsed) throw INVALID();
-  const presented = hashSecret(parsed.secret);
-  const found = await findKeyForAuthCounting(db, parsed.keyId, presented, policy, now);
-  const matches = secretMatches(parsed.secret, found?.secretSha256 ?? DECOY_SHA256);
-  if (!found || !matches) throw INVALID();
-  const state = keyState(found.key, now);
-  if (state === "revoked") throw new MailroomError("api_key_revoked", "This API key has been revoked.");
-  if (state === "expired") throw new MailroomError("api_key_expired", "This API key has expired.");
-  const buckets = rateLimitBuckets(
-    { keyId: found.key.keyId, account: found.key.account, keyLimit: found.key.rateLimitPerSecond },
-    policy,
-  );
-  return { key: found.key, rateLimit: verdictFrom(buckets, found.hits, now) };
+  now?: Date,
+) => Promise<{ key: ApiKeyRecord; rateLimit: RateLimitVerdict | undefined }>;
+
+/**
+ * The API's authentication with its rate limiting: reads the key and, only when the presented secret's hash
+ * matches and the key is active, counts the request against its rate-limit windows in the same statement.
+ * Concurrent requests share that statement (two in flight at most, the others gather for the next), so
+ * under load a request costs a fraction of a round trip; the key is still read from Postgres for every
+ * request, after it arrived, so a revoke takes effect on the very next one. The decision itself is made
+ * here, per request, with the constant-time comparison, exactly as `authenticateKey`.
+ */
+export function createRequestAuthenticator(db: Queryable, policy: RateLimitPolicy): RequestAuthenticator {
+  const lookup = createBatcher((lookups: AuthLookup[]) => findKeysForAuthCounting(db, lookups, policy), {
+    concurrency: 2,
+    maxBatch: 200,
+  });
+  return async (authorization, now = new Date()) => {
+    if (!authorization || authorization.trim() === "") {
+      throw new MailroomError("missing_api_key", "Send the API key as `Authorization: Bearer <key>`.");
+    }
+    const token = bearerToken(authorization);
+    const parsed = token ? parseKey(token) : undefined;
+    if (!parsed) throw INVALID();
+    const found = await lookup({ keyId: parsed.keyId, presentedSha256: hashSecret(parsed.secret), now });
+    const matches = secretMatches(parsed.secret, found?.secretSha256 ?? DECOY_SHA256);
+    if (!found || !matches) throw INVALID();
+    const state = keyState(found.key, now);
+    if (state === "revoked") throw new MailroomError("api_key_revoked", "This API key has been revoked.");
+    if (state === "expired") throw new MailroomError("api_key_expired", "This API key has expired.");
+    const buckets = rateLimitBuckets(
+      { keyId: found.key.keyId, account: found.key.account, keyLimit: found.key.rateLimitPerSecond },
+      policy,
+    );
+    return { key: found.key, rateLimit: verdictFrom(buckets, found.hits, now) };
+  };
 }

@@ -1,4 +1,10 @@
-export { authenticateKey, authenticateRequest, bearerToken, requireScope } from "./authenticate.ts";
+export {
+  authenticateKey,
+  bearerToken,
+  createRequestAuthenticator,
+  type RequestAuthenticator,
+  requireScope,
+} from "./authenticate.ts";
 export { generateKey, hashSecret, KEY_PREFIX, type ParsedKey, parseKey, secretMatches } from "./format.ts";
 export { revokeKey } from "./revoke.ts";
 export {

@@ -4,9 +4,6 @@ import { type ApiKeyRecord, type ExpiryChoice, expiryDate, type KeyManager, type
 
 const COLUMNS = `key_id, account, name, scopes, managed_by, created_at, expires_at, revoked_at, last_used_at,
   rate_limit_per_second`;
-const QUALIFIED_COLUMNS = COLUMNS.split(",")
-  .map((column) => `k.${column.trim()}`)
-  .join(", ");
 
 interface KeyRow {
   key_id: string;
@@ -97,63 +94,99 @@ export async function findKeyForAuth(
   return row ? { key: toRecord(row), secretSha256: row.secret_sha256 } : undefined;
 }
 
+/** One request to authenticate: the key id it names, the SHA-256 of the secret it presented, and its time. */
+export interface AuthLookup {
+  keyId: string;
+  presentedSha256: Buffer;
+  now: Date;
+}
+
+export interface AuthLookupResult {
+  key: ApiKeyRecord;
+  secretSha256: Buffer;
+  /** This request's position in each of its rate-limit windows (only when its secret matched an active key). */
+  hits: Array<{ bucket: string; hits: number }>;
+}
+
+type CountedRow = KeyRow & { secret_sha256: Buffer };
+
 /**
- * The key with its secret hash, counting the request against the key's and account's rate-limit windows in
- * the same statement when `presentedSha256` matches and the key is active (an unauthenticated caller never
- * spends a key's budget). One round trip for the API's authentication and rate limiting together.
+ * The keys of several requests with their secret hashes, in ONE statement, counting each request whose
+ * presented hash matches an active key against its key's and account's rate-limit windows (an
+ * unauthenticated caller never spends a key's budget). Concurrent requests share this statement (see
+ * `createRequestAuthenticator`); counters are upserted in bucket order, so two statements cannot deadlock.
+ * Each request's hit count is its own place in the window: with c requests of a window in the statement and
+ * H hits after it, they hold H-c+1 … H in request order, exactly as c separate statements would have.
  */
-export async function findKeyForAuthCounting(
+export async function findKeysForAuthCounting(
   db: Queryable,
-  keyId: string,
-  presentedSha256: Buffer,
+  lookups: readonly AuthLookup[],
   policy: { perKey: number; perAccount: number },
-  now: Date,
-): Promise<
-  { key: ApiKeyRecord; secretSha256: Buffer; hits: Array<{ bucket: string; hits: number }> } | undefined
-> {
+): Promise<Array<AuthLookupResult | undefined>> {
   const { rows } = await db.query<
-    KeyRow & { secret_sha256: Buffer; hits: Array<{ bucket: string; hits: number }> }
-  >(
-    `with k as (
-       select ${COLUMNS}, secret_sha256 from api_keys where key_id = $1
+    CountedRow & { counted: Array<{ bucket: string; window: string; hits: number }> }
+  >({
+    // Named: planned once per connection, not on every request.
+    name: "mailroom_auth_counting",
+    text: `with req as (
+       select * from unnest($1::text[], $2::bytea[], $3::timestamptz[], $4::timestamptz[]) as t(key_id, presented, at, win)
+     ), k as (
+       select ${COLUMNS}, secret_sha256 from api_keys where key_id in (select key_id from req)
      ), counted as (
        insert into rate_limit_counters (bucket, window_start, hits)
-       select b.bucket, $4, 1
-       from k, lateral (values ('key:' || k.key_id, coalesce(k.rate_limit_per_second, $5)),
-                               ('account:' || k.account, $6)) as b(bucket, lim)
-       where k.secret_sha256 = $2 and k.revoked_at is null and (k.expires_at is null or k.expires_at > $3)
+       select b.bucket, req.win, count(*)
+       from req join k on k.key_id = req.key_id,
+            lateral (values ('key:' || k.key_id, coalesce(k.rate_limit_per_second, $5)),
+                            ('account:' || k.account, $6)) as b(bucket, lim)
+       where k.secret_sha256 = req.presented and k.revoked_at is null and (k.expires_at is null or k.expires_at > req.at)
          and b.lim > 0
-       on conflict (bucket, window_start) do update set hits = rate_limit_counters.hits + 1
-       returning bucket, hits
+       group by b.bucket, req.win
+       order by b.bucket, req.win
+       on conflict (bucket, window_start) do update set hits = rate_limit_counters.hits + excluded.hits
+       returning bucket, window_start, hits
      )
-     select k.*, coalesce((select json_agg(json_build_object('bucket', c.bucket, 'hits', c.hits)) from counted c),
-                          '[]'::json) as hits
+     select k.*, coalesce((select json_agg(json_build_object('bucket', c.bucket, 'window', c.window_start,
+                                                             'hits', c.hits)) from counted c), '[]'::json) as counted
      from k`,
-    [
-      keyId,
-      presentedSha256,
-      now,
-      new Date(Math.floor(now.getTime() / 1000) * 1000),
+    values: [
+      lookups.map((l) => l.keyId),
+      lookups.map((l) => l.presentedSha256),
+      lookups.map((l) => l.now),
+      lookups.map((l) => new Date(Math.floor(l.now.getTime() / 1000) * 1000)),
       policy.perKey,
       policy.perAccount,
     ],
-  );
-  const row = rows[0];
-  return row ? { key: toRecord(row), secretSha256: row.secret_sha256, hits: row.hits } : undefined;
-}
-
-/**
- * Locks, for share, the key that sent an email (one statement), inside a delivery transaction: a concurrent
- * revoke waits for it, and vice versa. Undefined when the email does not exist.
- */
-export async function lockKeyOfEmail(client: PoolClient, emailId: string): Promise<ApiKeyRecord | undefined> {
-  const { rows } = await client.query<KeyRow>(
-    `select ${QUALIFIED_COLUMNS}
-     from emails e join api_keys k on k.key_id = e.api_key_id where e.id = $1 for share of k`,
-    [emailId],
-  );
-  const row = rows[0];
-  return row ? toRecord(row) : undefined;
+  });
+  const byId = new Map(rows.map((row) => [row.key_id, row]));
+  // Final hit count per window after the statement, and how many of its requests counted in each.
+  const totals = new Map<string, number>();
+  for (const c of rows[0]?.counted ?? []) totals.set(`${c.bucket}@${new Date(c.window).getTime()}`, c.hits);
+  const windows = lookups.map((l) => {
+    const row = byId.get(l.keyId);
+    // The statement's own condition for counting a request.
+    const counted =
+      row?.secret_sha256.equals(l.presentedSha256) &&
+      row.revoked_at === null &&
+      (row.expires_at === null || row.expires_at.getTime() > l.now.getTime());
+    if (!row || !counted) return [];
+    const at = Math.floor(l.now.getTime() / 1000) * 1000;
+    return [`key:${row.key_id}`, `account:${row.account}`]
+      .map((bucket) => ({ bucket, id: `${bucket}@${at}` }))
+      .filter(({ id }) => totals.has(id)); // a bucket without a limit is not counted
+  });
+  const inStatement = new Map<string, number>();
+  for (const { id } of windows.flat()) inStatement.set(id, (inStatement.get(id) ?? 0) + 1);
+  const seen = new Map<string, number>();
+  return lookups.map((l, i) => {
+    const row = byId.get(l.keyId);
+    if (!row) return undefined;
+    const hits = (windows[i] ?? []).map(({ bucket, id }) => {
+      const place = (seen.get(id) ?? 0) + 1;
+      seen.set(id, place);
+      return { bucket, hits: (totals.get(id) ?? 0) - (inStatement.get(id) ?? 0) + place };
+    });
+    return { key: toRecord(row), secretSha256: row.secret_sha256, hits };
+  });
 }
 
 export const LAST_USED_REFRESH_MS = 60 * 60 * 1000;

@@ -4,5 +4,4 @@ export {
   getSuppression,
   listSuppressions,
   type Suppression,
-  suppressedAmong,
 } from "./store.ts";

@@ -50,20 +50,6 @@ export async function addSuppressions(
   );
 }
 
-/** The subset of addresses on the account's suppression list. */
-export async function suppressedAmong(
-  db: Queryable,
-  account: string,
-  addresses: readonly string[],
-): Promise<Set<string>> {
-  if (addresses.length === 0) return new Set();
-  const { rows } = await db.query<{ address: string }>(
-    `select address from suppressions where account = $1 and address = any($2::text[])`,
-    [account, addresses.map((a) => a.toLowerCase())],
-  );
-  return new Set(rows.map((r) => r.address));
-}
-
 /** One page of the suppression list, alphabetical, with an address cursor. */
 export async function listSuppressions(
   db: Queryable,

@@ -11,17 +11,16 @@ function streamOf(event: OutboxEvent, id: string): string {
 
 /**
  * SQL predicate: some enabled endpoint of `account` subscribes to `type` (both SQL expressions). Events are
- * written only then, so an account without webhooks pays nothing. Shared by every writer of the outbox.
+ * written only then, so an account without webhooks pays nothing. Defined once, in migration 0010.
  */
 export function subscribedSql(account: string, type: string): string {
-  return `exists (select 1 from webhook_endpoints w
-    where w.account = ${account} and w.enabled and (cardinality(w.event_types) = 0 or ${type} = any(w.event_types)))`;
+  return `mailroom_endpoint_subscribed(${account}, ${type})`;
 }
 
-/** SQL: the `data` of an `email.*` event, from a row `alias` carrying the emails columns. One shape everywhere. */
+/** SQL: the `data` of an `email.*` event, from a row `alias` carrying the emails columns (migration 0010). */
 export function emailEventDataSql(alias: string): string {
-  return `jsonb_build_object('emailId', ${alias}.id, 'from', ${alias}.from_header, 'to', ${alias}.to_addresses,
-    'subject', ${alias}.subject, 'tags', ${alias}.tags, 'category', ${alias}.category)`;
+  return `mailroom_email_event_data(${alias}.id, ${alias}.from_header, ${alias}.to_addresses, ${alias}.subject,
+    ${alias}.tags, ${alias}.category)`;
 }
 
 /**
@@ -66,46 +65,6 @@ export async function enqueueFanout(
   await client.query(`select graphile_worker.add_job('webhook_fanout', $1::json, max_attempts => 25)`, [
     JSON.stringify(payload),
   ]);
-}
-
-// Timeline entries that are webhook events; `sending` and `rescheduled` are internal steps.
-const EMAIL_EVENT_TYPES = new Set([
-  "scheduled",
-  "queued",
-  "delivered",
-  "deferred",
-  "bounced",
-  "failed",
-  "canceled",
-]);
-
-/**
- * Emits `email.<state>` events for emails that just moved to a state, in the caller's transaction, with the
- * email's id, from, to, subject and tags plus the transition's detail (reason, SMTP response). Built in one
- * statement from the rows themselves, and only for accounts with an endpoint subscribed to that type.
- */
-export async function emitEmailEvents(
-  client: Pick<PoolClient, "query">,
-  emailIds: readonly string[],
-  state: string,
-  detail: Record<string, unknown>,
-): Promise<void> {
-  if (emailIds.length === 0 || !EMAIL_EVENT_TYPES.has(state)) return;
-  const type = `email.${state}`;
-  const { rows } = await client.query<{ id: string }>(
-    `insert into webhook_events (id, account, type, stream, data)
-     select u.id, e.account, $3, 'email:' || e.id, ${emailEventDataSql("e")} || $4::jsonb
-     from unnest($1::uuid[], $2::uuid[]) with ordinality as u(email_id, id, n)
-     join emails e on e.id = u.email_id
-     where ${subscribedSql("e.account", "$3")}
-     order by u.n
-     returning id`,
-    [emailIds, emailIds.map(() => uuidv7()), type, JSON.stringify(detail)],
-  );
-  await enqueueFanout(
-    client,
-    rows.map((r) => r.id),
-  );
 }
 
 /**

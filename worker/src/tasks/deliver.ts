@@ -38,7 +38,8 @@ export function makeDeliverTask(deps: WorkerDeps): Task<"deliver"> {
         }
         const { email, recipients } = claimed;
         const stopTimer = deps.metrics.deliveryDuration.startTimer();
-        const raw = await composeMessage(email, await loadAttachments(deps.pool, email.id));
+        const attachments = claimed.hasAttachments ? await loadAttachments(deps.pool, email.id) : [];
+        const raw = await composeMessage(email, attachments);
         const prepared = await deps.signer.prepare(email.account, email.fromAddress, raw, email.id);
         span.setAttribute("mailroom.dkim", prepared.signed);
         const outcomes = await deps.transport.send({
@@ -47,7 +48,7 @@ export function makeDeliverTask(deps: WorkerDeps): Task<"deliver"> {
           messageId: email.messageIdHeader,
         });
         stopTimer();
-        const result = await recordAttempt(deps.pool, email.id, outcomes, deps.config.delivery.retry);
+        const result = await recordAttempt(deps.pool, claimed, outcomes, deps.config.delivery.retry);
         deps.metrics.deliveryOutcomes.inc({ outcome: result.status });
         span.setAttribute("mailroom.outcome", result.status);
       },
