@@ -59,6 +59,9 @@ function inputRows(items: readonly AcceptRequest[], ids: readonly string[]): str
  * then skipped), write the email rows of the items that need no claim or won theirs, their first timeline
  * event, their `deliver` jobs, their attachments and — for accounts with a webhook endpoint subscribed —
  * their `email.queued`/`email.scheduled` events with one fan-out job. Returns the ids of the emails written.
+ * Only a scheduled email's job has a key (`deliver:<id>`, which cancel and reschedule replace): keys cost
+ * graphile-worker an extra pass over the jobs, and a queued email's stray job finds it canceled or
+ * rescheduled when it runs and leaves it alone.
  */
 function acceptSql(withAttachments: boolean): string {
   return `with r as (
@@ -100,7 +103,9 @@ function acceptSql(withAttachments: boolean): string {
          select row('deliver',
                     case when r.trace is null then json_build_object('emailId', r.id)
                          else json_build_object('emailId', r.id, 'trace', r.trace) end,
-                    null, r.scheduled_at, null, 'deliver:' || r.id, null, null)::graphile_worker.job_spec
+                    null, r.scheduled_at, null,
+                    case when r.scheduled_at is not null then 'deliver:' || r.id end, null, null
+                   )::graphile_worker.job_spec
          from r join e on e.id = r.id order by r.n
        ))
      )${

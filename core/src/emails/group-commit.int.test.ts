@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { acceptItem } from "../../../test/support/accept-item.ts";
 import { createTestDatabase, type TestDatabase } from "../../../test/support/db.ts";
 import { createKey } from "../keys/index.ts";
 import type { AcceptRequest } from "./accept.ts";
@@ -14,26 +15,8 @@ afterAll(async () => {
   await db.drop();
 });
 
-const item = (subject: string, idempotencyKey?: string): AcceptRequest => ({
-  account: "gc",
-  apiKeyId: keyId,
-  idempotencyKey,
-  bodySha256: idempotencyKey ? Buffer.alloc(32, 1) : undefined,
-  draft: {
-    from: "a@acme.test",
-    fromAddress: "a@acme.test",
-    to: ["b@example.test"],
-    cc: [],
-    bcc: [],
-    replyTo: [],
-    subject,
-    text: "t",
-    category: "transactional",
-    headers: {},
-    attachments: [],
-    tags: [],
-  },
-});
+const item = (subject: string, idempotencyKey?: string): AcceptRequest =>
+  acceptItem("gc", keyId, { idempotencyKey, draft: { subject } });
 
 describe("group commit", () => {
   it("shares transactions under load and answers each caller after its commit", async () => {
