@@ -1,7 +1,5 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { runMigrations as runGraphileWorkerMigrations } from "graphile-worker";
-import { runner } from "node-pg-migrate";
 
 export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../migrations");
 
@@ -17,6 +15,11 @@ export interface MigrateOptions {
  */
 export async function migrate(options: MigrateOptions): Promise<{ applied: string[] }> {
   const log = options.log ?? (() => {});
+  // Loaded on use: the api imports this module's package but never migrates, and both tools are large.
+  const [{ runMigrations: runGraphileWorkerMigrations }, { runner }] = await Promise.all([
+    import("graphile-worker"),
+    import("node-pg-migrate"),
+  ]);
   await runGraphileWorkerMigrations({ connectionString: options.url, logger: undefined });
   const applied = await runner({
     databaseUrl: options.url,
