@@ -53,8 +53,8 @@ begin
 end
 $$;
 
--- Takes an email for its SMTP handover. Locks its key (share) and then the email — revocation locks in the
--- same order — and re-checks the key: a revoke that committed first fails the email here; a later one waits
+-- Takes one email for its SMTP handover (called by mailroom_claim_emails). Locks its key (share) and then
+-- the email — revocation locks in the same order — and re-checks the key: a revoke that committed first fails the email here; a later one waits
 -- and then finds it `sending`, i.e. gone. Suppressed recipients are dropped; if none is left the email fails
 -- with `suppressed`. A `sending` email is claimed again: its worker died mid-handover. Outcomes:
 -- ('send', null, <has attachments>, <the email, now sending>), ('skip', <status|missing|rescheduled>, …),
@@ -132,7 +132,7 @@ begin
 end
 $$;
 
--- Records an attempt whose outcome the worker decided (status, reason, per-recipient results, pending
+-- Records one attempt (called by mailroom_record_attempts) whose outcome the worker decided (status, reason, per-recipient results, pending
 -- recipients, hard bounces, retry time): the hard bounces join the account's suppression list, a deferred
 -- email gets its next attempt scheduled (same job key), and the transition is appended to the timeline.
 create function mailroom_record_attempt(
@@ -153,5 +153,37 @@ begin
                                     job_key := 'deliver:' || p_email_id, job_key_mode := 'replace');
   end if;
   perform mailroom_append_email_events(array[p_email_id], array[p_event_id], p_status, p_detail);
+end
+$$;
+
+-- Claims several emails in one statement (concurrent deliveries share it): one by one in id order, so two
+-- statements claiming overlapping emails lock them in the same order. One row per email, with its id.
+create function mailroom_claim_emails(p_email_ids uuid[], p_nows timestamptz[], p_event_ids uuid[])
+returns table (email_id uuid, outcome text, reason text, has_attachments boolean, email emails)
+language plpgsql as $$
+declare
+  i int;
+begin
+  for i in select u.i from unnest(p_email_ids) with ordinality as u(id, i) order by u.id loop
+    return query select p_email_ids[i], c.outcome, c.reason, c.has_attachments, c.email
+                 from mailroom_claim_email(p_email_ids[i], p_nows[i], p_event_ids[i]) c;
+  end loop;
+end
+$$;
+
+-- Records several attempts in one statement (concurrent deliveries share it), in email id order; `p_attempts`
+-- holds one object per attempt with mailroom_record_attempt's arguments by name.
+create function mailroom_record_attempts(p_attempts jsonb) returns void language plpgsql as $$
+declare
+  a jsonb;
+begin
+  for a in select value from jsonb_array_elements(p_attempts) order by value->>'emailId' loop
+    perform mailroom_record_attempt(
+      (a->>'emailId')::uuid, a->>'status', a->>'reason', a->>'response', a->'results',
+      array(select jsonb_array_elements_text(a->'pending')),
+      array(select jsonb_array_elements_text(a->'bounced')),
+      array(select jsonb_array_elements_text(a->'bouncedDetail')),
+      (a->>'retryAt')::timestamptz, (a->>'eventId')::uuid, a->'detail');
+  end loop;
 end
 $$;

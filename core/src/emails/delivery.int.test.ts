@@ -4,7 +4,13 @@ import { createTestDatabase, type TestDatabase } from "../../../test/support/db.
 import { createKey } from "../keys/index.ts";
 import { addSuppressions } from "../suppressions/index.ts";
 import { acceptEmails } from "./accept.ts";
-import { claimForDelivery, recordAttempt } from "./delivery.ts";
+import {
+  claimEmails,
+  claimForDelivery,
+  createDeliveryStore,
+  recordAttempt,
+  recordAttempts,
+} from "./delivery.ts";
 import { listEvents } from "./events.ts";
 import { cancelEmail, rescheduleEmail } from "./log.ts";
 import type { EmailDraft } from "./types.ts";
@@ -98,5 +104,52 @@ describe("claim and record (one round trip each)", () => {
     expect(suppressed).toEqual([{ address: "never@example.test", reason: "hard_bounce" }]);
     const retry = await claimForDelivery(db.pool, id);
     expect(retry).toMatchObject({ outcome: "send", recipients: ["later@example.test"] });
+  });
+
+  it("claims and records many emails in one statement each, answering every caller in its own order", async () => {
+    const ids = [await accept(), await accept(), await accept()];
+    await cancelEmail(db.pool, "dl", ids[1] as string);
+    // Reversed: results follow the request order, not the lock order (ids ascending).
+    const claimed = await claimEmails(
+      db.pool,
+      [...ids].reverse().map((emailId) => ({ emailId })),
+    );
+    expect(claimed.map((c) => c.outcome)).toEqual(["send", "skip", "send"]);
+    const sendable = claimed.flatMap((c) => (c.outcome === "send" ? [c] : []));
+    expect(sendable.map((c) => c.email.id)).toEqual([ids[2], ids[0]]);
+    const results = await recordAttempts(
+      db.pool,
+      sendable.map((c, i) => ({
+        claimed: c,
+        outcomes: [
+          {
+            recipient: "b@example.test",
+            status: i === 0 ? ("accepted" as const) : ("permanent" as const),
+            response: i === 0 ? "250 ok" : "550 gone",
+          },
+        ],
+        policy,
+      })),
+    );
+    expect(results.map((r) => r.status)).toEqual(["delivered", "bounced"]);
+    const { rows } = await db.pool.query(
+      "select id, status from emails where id = any($1::uuid[]) order by id",
+      [ids],
+    );
+    expect(rows.map((r) => r.status)).toEqual(["bounced", "canceled", "delivered"]);
+  });
+
+  it("lets concurrent deliveries share claim statements through the delivery store", async () => {
+    const ids = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => accept({ to: [`c${i}@example.test`] })),
+    );
+    const store = createDeliveryStore(db.pool);
+    const claimed = await Promise.all(ids.map((id) => store.claim(id)));
+    expect(claimed.map((c) => (c.outcome === "send" ? c.email.id : c.outcome))).toEqual(ids);
+    const { rows } = await db.pool.query(
+      "select count(*)::int as n from email_events where email_id = any($1::uuid[]) and type = 'sending'",
+      [ids],
+    );
+    expect(rows[0]?.n).toBe(12);
   });
 });

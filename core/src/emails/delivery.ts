@@ -1,4 +1,5 @@
 import { v7 as uuidv7 } from "uuid";
+import { createBatcher } from "../db/batcher.ts";
 import type { Pool } from "../db/pool.ts";
 import { type EmailRow, toEmailRecord } from "./rows.ts";
 import type { EmailRecord } from "./types.ts";
@@ -16,6 +17,7 @@ export type Claimed =
   | { outcome: "failed"; reason: "api_key_revoked" | "api_key_expired" | "suppressed" };
 
 type ClaimRow = Partial<EmailRow> & {
+  email_id: string;
   outcome: "send" | "skip" | "failed";
   reason: string | null;
   has_attachments: boolean;
@@ -23,25 +25,7 @@ type ClaimRow = Partial<EmailRow> & {
   recipient_results: Record<string, unknown> | null;
 };
 
-/**
- * Takes an email for its SMTP handover, in one round trip (`mailroom_claim_email`, migration 0010): locks its
- * key (share) and then the email — revocation locks in the same order — and re-checks the key: a revoke that
- * committed first fails the email here; a later one waits and then finds it `sending`, i.e. gone. Suppressed
- * recipients are dropped; if none is left the email fails with `suppressed` and nothing is sent. A `sending`
- * email is claimed again: its worker died mid-handover.
- */
-export async function claimForDelivery(
-  pool: Pool,
-  emailId: string,
-  now: Date = new Date(),
-): Promise<Claimed> {
-  const { rows } = await pool.query<ClaimRow>({
-    name: "mailroom_claim_email",
-    text: `select c.outcome, c.reason, c.has_attachments, (c.email).* from mailroom_claim_email($1, $2, $3) c`,
-    values: [emailId, now, uuidv7()],
-  });
-  const row = rows[0];
-  if (!row) throw new Error("mailroom_claim_email returned no row");
+function toClaimed(row: ClaimRow): Claimed {
   if (row.outcome === "skip") return { outcome: "skip", status: row.reason ?? "missing" };
   if (row.outcome === "failed") return { outcome: "failed", reason: row.reason as FailedReason };
   return {
@@ -51,6 +35,45 @@ export async function claimForDelivery(
     recipientResults: row.recipient_results ?? {},
     hasAttachments: row.has_attachments,
   };
+}
+
+/**
+ * Takes emails for their SMTP handover, in one round trip (`mailroom_claim_emails`, migration 0010). For each:
+ * locks its key (share) and then the email — revocation locks in the same order — and re-checks the key: a
+ * revoke that committed first fails the email here; a later one waits and then finds it `sending`, i.e.
+ * gone. Suppressed recipients are dropped; if none is left the email fails with `suppressed` and nothing is
+ * sent. A `sending` email is claimed again: its worker died mid-handover. One result per request, in order.
+ */
+export async function claimEmails(
+  pool: Pool,
+  requests: readonly { emailId: string; now?: Date | undefined }[],
+): Promise<Claimed[]> {
+  const { rows } = await pool.query<ClaimRow>({
+    name: "mailroom_claim_emails",
+    text: `select c.email_id, c.outcome, c.reason, c.has_attachments, (c.email).*
+           from mailroom_claim_emails($1::uuid[], $2::timestamptz[], $3::uuid[]) c`,
+    values: [
+      requests.map((r) => r.emailId),
+      requests.map((r) => r.now ?? new Date()),
+      requests.map(() => uuidv7()),
+    ],
+  });
+  const byId = new Map(rows.map((row) => [row.email_id, row]));
+  return requests.map((r) => {
+    const row = byId.get(r.emailId);
+    if (!row) throw new Error(`mailroom_claim_emails returned no row for ${r.emailId}`);
+    return toClaimed(row);
+  });
+}
+
+/** One email's claim (see `claimEmails`). */
+export async function claimForDelivery(
+  pool: Pool,
+  emailId: string,
+  now: Date = new Date(),
+): Promise<Claimed> {
+  const [claimed] = await claimEmails(pool, [{ emailId, now }]);
+  return claimed as Claimed;
 }
 
 type FailedReason = Extract<Claimed, { outcome: "failed" }>["reason"];
@@ -80,21 +103,22 @@ export function retryDelaySeconds(policy: RetryPolicy, attempt: number): number 
   return Math.min(policy.maxDelaySeconds, policy.baseDelaySeconds * 2 ** Math.max(0, attempt - 1));
 }
 
+/** An attempt to record: the claim it follows and the transport's per-recipient report. */
+export interface AttemptToRecord {
+  claimed: Pick<Extract<Claimed, { outcome: "send" }>, "email" | "recipientResults">;
+  outcomes: readonly RecipientOutcome[];
+  policy: RetryPolicy;
+  now?: Date | undefined;
+}
+
 /**
- * Records an attempt's per-recipient outcomes for an email this worker claimed, in one round trip
- * (`mailroom_record_attempt`, migration 0010). Accepted recipients are done; permanent refusals are hard
- * bounces and join the account's suppression list; temporary ones stay pending and the email is `deferred`
- * with its next attempt scheduled (same job key), until the horizon makes it `failed`/`retries_exhausted`.
- * With nobody pending, the email is `delivered` when anyone accepted it, else `bounced`. The claim's row is
- * the state to build on: while `sending`, the email is this worker's alone.
+ * Decides an attempt's outcome from the per-recipient report. Accepted recipients are done; permanent
+ * refusals are hard bounces (they join the account's suppression list); temporary ones stay pending and the
+ * email is `deferred` with its next attempt scheduled, until the horizon makes it `failed`/
+ * `retries_exhausted`. With nobody pending, the email is `delivered` when anyone accepted it, else `bounced`.
+ * The claim's row is the state to build on: while `sending`, the email is this worker's alone.
  */
-export async function recordAttempt(
-  pool: Pool,
-  claimed: Pick<Extract<Claimed, { outcome: "send" }>, "email" | "recipientResults">,
-  outcomes: readonly RecipientOutcome[],
-  policy: RetryPolicy,
-  now: Date = new Date(),
-): Promise<AttemptResult> {
+function decideAttempt({ claimed, outcomes, policy, now = new Date() }: AttemptToRecord) {
   const { email } = claimed;
   const results = { ...claimed.recipientResults };
   for (const o of outcomes)
@@ -122,22 +146,67 @@ export async function recordAttempt(
   if (reason) detail.reason = reason;
   if (bounced.length > 0) detail.bounced = bounced.map((b) => b.recipient);
   if (result.status === "deferred") detail.retryAt = result.retryAt.toISOString();
-  await pool.query({
-    name: "mailroom_record_attempt",
-    text: `select mailroom_record_attempt($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-    values: [
-      email.id,
-      result.status,
-      reason,
-      response,
-      JSON.stringify(results),
-      pending,
-      bounced.map((b) => b.recipient),
-      bounced.map((b) => b.response),
-      result.status === "deferred" ? result.retryAt : null,
-      uuidv7(),
-      JSON.stringify(detail),
-    ],
-  });
-  return result;
+  const row = {
+    emailId: email.id,
+    status: result.status,
+    reason,
+    response,
+    results,
+    pending,
+    bounced: bounced.map((b) => b.recipient),
+    bouncedDetail: bounced.map((b) => b.response),
+    retryAt: result.status === "deferred" ? result.retryAt.toISOString() : null,
+    eventId: uuidv7(),
+    detail,
+  };
+  return { result, row };
 }
+
+/**
+ * Records attempts in one round trip (`mailroom_record_attempts`, migration 0010): each email's new state,
+ * its hard bounces on the suppression list, a deferred email's next attempt (same job key) and the timeline
+ * event. One result per attempt, in order.
+ */
+export async function recordAttempts(
+  pool: Pool,
+  attempts: readonly AttemptToRecord[],
+): Promise<AttemptResult[]> {
+  const decided = attempts.map(decideAttempt);
+  await pool.query({
+    name: "mailroom_record_attempts",
+    text: "select mailroom_record_attempts($1::jsonb)",
+    values: [JSON.stringify(decided.map((d) => d.row))],
+  });
+  return decided.map((d) => d.result);
+}
+
+/** One attempt's record (see `recordAttempts`). */
+export async function recordAttempt(
+  pool: Pool,
+  claimed: AttemptToRecord["claimed"],
+  outcomes: readonly RecipientOutcome[],
+  policy: RetryPolicy,
+  now: Date = new Date(),
+): Promise<AttemptResult> {
+  const [result] = await recordAttempts(pool, [{ claimed, outcomes, policy, now }]);
+  return result as AttemptResult;
+}
+
+/**
+ * Claims and records through shared statements: concurrent deliveries (a worker runs many at once) ride
+ * together in one `mailroom_claim_emails` / `mailroom_record_attempts` call instead of one round trip each.
+ */
+export function createDeliveryStore(pool: Pool) {
+  const options = { concurrency: 2, maxBatch: 50 };
+  const claim = createBatcher(
+    (requests: { emailId: string; now?: Date | undefined }[]) => claimEmails(pool, requests),
+    options,
+  );
+  const record = createBatcher((attempts: AttemptToRecord[]) => recordAttempts(pool, attempts), options);
+  return {
+    claim: (emailId: string, now?: Date) => claim({ emailId, now }),
+    record: (attempt: AttemptToRecord) => record(attempt),
+  };
+}
+
+export type DeliveryStore = ReturnType<typeof createDeliveryStore>;

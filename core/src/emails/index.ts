@@ -2,11 +2,16 @@ export { type AcceptOptions, type AcceptRequest, acceptEmails } from "./accept.t
 export { formatMailbox, type Mailbox, parseAddress, parseMailbox } from "./address.ts";
 export {
   type AttemptResult,
+  type AttemptToRecord,
   type Claimed,
+  claimEmails,
   claimForDelivery,
+  createDeliveryStore,
+  type DeliveryStore,
   type RecipientOutcome,
   type RetryPolicy,
   recordAttempt,
+  recordAttempts,
   retryDelaySeconds,
 } from "./delivery.ts";
 export { appendEvents, listEvents } from "./events.ts";

@@ -1,4 +1,4 @@
-import { claimForDelivery, type DeliverPayload, loadAttachments, recordAttempt } from "@mailroom/core/emails";
+import { createDeliveryStore, type DeliverPayload, loadAttachments } from "@mailroom/core/emails";
 import { withSpanFromCarrier } from "@mailroom/core/telemetry";
 import type { Task } from "graphile-worker";
 import { composeMessage } from "../compose.ts";
@@ -20,13 +20,15 @@ declare global {
  * its own scheduled job, so graphile-worker's backoff does not stack on ours.
  */
 export function makeDeliverTask(deps: WorkerDeps): Task<"deliver"> {
+  // Concurrent deliveries share their claim and record statements.
+  const store = createDeliveryStore(deps.pool);
   return async (payload, helpers) => {
     await withSpanFromCarrier(
       "deliver",
       payload.trace,
       { "mailroom.email_id": payload.emailId },
       async (span) => {
-        const claimed = await claimForDelivery(deps.pool, payload.emailId);
+        const claimed = await store.claim(payload.emailId);
         if (claimed.outcome !== "send") {
           span.setAttribute(
             "mailroom.outcome",
@@ -48,7 +50,7 @@ export function makeDeliverTask(deps: WorkerDeps): Task<"deliver"> {
           messageId: email.messageIdHeader,
         });
         stopTimer();
-        const result = await recordAttempt(deps.pool, claimed, outcomes, deps.config.delivery.retry);
+        const result = await store.record({ claimed, outcomes, policy: deps.config.delivery.retry });
         deps.metrics.deliveryOutcomes.inc({ outcome: result.status });
         span.setAttribute("mailroom.outcome", result.status);
       },
