@@ -4,7 +4,7 @@ import {
   loadSigningKeys,
   returnPathDomainFor,
   type SigningKey,
-  signMessage,
+  signMessageAsync,
 } from "@mailroom/core/domains";
 
 interface CachedDomain {
@@ -51,7 +51,7 @@ export function createSigner(db: Queryable, kek: Buffer | undefined, ttlMs = 60_
       const domain = await domainFor(account, fromAddress);
       if (!domain || domain.keys.length === 0) return { raw, envelopeFrom: fromAddress, signed: false };
       return {
-        raw: signMessage(raw, domain.keys),
+        raw: await signMessageAsync(raw, domain.keys),
         // VERP: the bounce address names the email, so an asynchronous bounce can be matched to it.
         envelopeFrom: `bounce+${emailId}@${domain.returnPath}`,
         signed: true,

@@ -13,7 +13,7 @@ import {
   type SigningKey,
   splitTxtValue,
 } from "./dkim.ts";
-import { type Canonicalization, signMessage } from "./dkim-sign.ts";
+import { type Canonicalization, signMessage, signMessageAsync } from "./dkim-sign.ts";
 
 const DOMAIN = "acme.test";
 const generated = {
@@ -197,6 +197,18 @@ describe("signMessage (RSA + Ed25519, RFC 8463), checked by mailauth", () => {
       ]);
     });
   }
+
+  it("signs off the event loop (signMessageAsync) to the same bytes, which pass", async () => {
+    const now = new Date("2031-05-01T12:00:00Z");
+    for (const c of canonicalizations) {
+      const offThread = await signMessageAsync(RAW_8BIT, [rsaKey, edKey], { canonicalization: c, now });
+      // RSA PKCS#1 v1.5 and Ed25519 are deterministic: the same input gives the same signature.
+      expect(offThread.equals(signMessage(RAW_8BIT, [rsaKey, edKey], { canonicalization: c, now }))).toBe(
+        true,
+      );
+      expect((await verify(offThread)).map((v) => v.result)).toEqual(["pass", "pass"]);
+    }
+  });
 
   it("fails each signature whose DNS record does not match its key", async () => {
     dns.setTxt(dkimRecordName(SELECTORS.ed25519, DOMAIN), [

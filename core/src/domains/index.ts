@@ -21,6 +21,7 @@ export {
   dkimSignatureHeaders,
   type SignOptions,
   signMessage,
+  signMessageAsync,
 } from "./dkim-sign.ts";
 export { ensureLocalKek, loadKek } from "./kek.ts";
 export { type RecheckDeps, recheckDueDomains, verifyDomain } from "./recheck.ts";

@@ -1,6 +1,6 @@
 import type { Pool } from "../db/pool.ts";
 import { withTransaction } from "../db/pool.ts";
-import { scheduleNewDeliveries, scheduleStreamWakeups } from "./outbox.ts";
+import { scheduleStreamWakeups } from "./outbox.ts";
 import type { PostResult } from "./post.ts";
 import { type FailurePlan, parseRetryAfter, planAfterFailure, type RetryPolicy } from "./schedule.ts";
 import { disableEndpoint } from "./store.ts";
@@ -8,28 +8,16 @@ import type { WebhookStream } from "./types.ts";
 
 /**
  * Turns outbox events into deliveries, one per subscribed enabled endpoint of the event's account, and adds a
- * few `webhook_deliver` jobs covering them. Repeating it is harmless: a delivery exists once per pair.
+ * few `webhook_deliver` jobs covering them, in one round trip (`mailroom_webhook_fan_out`, migration 0011).
+ * Repeating it is harmless: a delivery exists once per pair.
  */
 export async function fanOutEvents(pool: Pool, eventIds: readonly string[]): Promise<number> {
-  return withTransaction(pool, async (client) => {
-    const { rows } = await client.query<{ endpoint_id: string; stream: string }>(
-      `insert into webhook_deliveries (endpoint_id, event_id, stream, event_seq)
-       select p.id, v.id, v.stream, v.seq
-       from webhook_events v
-       join webhook_endpoints p on p.account = v.account and p.enabled
-         and (cardinality(p.event_types) = 0 or v.type = any(p.event_types))
-       where v.id = any($1::uuid[])
-       order by v.seq
-       on conflict (endpoint_id, event_id) do nothing
-       returning endpoint_id, stream`,
-      [eventIds],
-    );
-    await scheduleNewDeliveries(
-      client,
-      rows.map((r) => ({ endpointId: r.endpoint_id, stream: r.stream })),
-    );
-    return rows.length;
+  const { rows } = await pool.query<{ created: number }>({
+    name: "mailroom_webhook_fan_out",
+    text: "select mailroom_webhook_fan_out($1::uuid[]) as created",
+    values: [eventIds],
   });
+  return rows[0]?.created ?? 0;
 }
 
 export interface ClaimedDelivery {
@@ -50,84 +38,110 @@ export type StreamClaim =
   | { kind: "wait"; until: Date }
   | { kind: "deliver"; delivery: ClaimedDelivery };
 
+interface ClaimRow {
+  outcome: StreamClaim["kind"];
+  delivery_id: string | null;
+  event_id: string | null;
+  attempts: number | null;
+  schedule_step: number | null;
+  next_attempt_at: Date | null;
+  url: string | null;
+  event_type: string | null;
+  event_created_at: Date | null;
+  event_data: unknown;
+  secrets: string[] | null;
+}
+
+function toClaim(stream: WebhookStream, row: ClaimRow | undefined): StreamClaim {
+  if (!row) throw new Error("mailroom_webhook_claim_heads returned fewer rows than streams");
+  if (row.outcome === "wait") return { kind: "wait", until: row.next_attempt_at as Date };
+  if (row.outcome !== "deliver") return { kind: row.outcome };
+  return {
+    kind: "deliver",
+    delivery: {
+      id: row.delivery_id as string,
+      endpointId: stream.endpointId,
+      stream: stream.stream,
+      url: row.url as string,
+      eventId: row.event_id as string,
+      event: { type: row.event_type as string, createdAt: row.event_created_at as Date, data: row.event_data },
+      secrets: row.secrets ?? [],
+      step: row.schedule_step as number,
+      attempts: row.attempts as number,
+    },
+  };
+}
+
 /**
- * Takes the oldest pending delivery of a stream for one attempt, under a lease of `leaseMs`. Strict order:
- * nothing behind the head is sent while the head waits for its retry. A stream whose head is leased by
- * another worker is `busy` (that worker continues it); a crashed worker's lease simply runs out. A head not yet
- * due is `wait`, and its wake-up job is scheduled in the same transaction.
+ * Takes the oldest pending delivery of each stream for one attempt, under a lease of `leaseMs`, in one round
+ * trip (`mailroom_webhook_claim_heads`, migration 0011); one claim per stream, in order. Strict order: nothing
+ * behind a head is sent while the head waits for its retry. A stream whose head another worker holds (leased,
+ * or locked while being claimed or recorded) is `busy`: that worker continues it; a crashed worker's lease
+ * simply runs out. A head not yet due is `wait`, and its wake-up job is scheduled in the same statement. A
+ * disabled endpoint's streams are `idle`, their pending deliveries failed.
  */
+export async function claimStreamHeads(
+  pool: Pool,
+  streams: readonly WebhookStream[],
+  now: Date,
+  leaseMs: number,
+): Promise<StreamClaim[]> {
+  if (streams.length === 0) return [];
+  const { rows } = await pool.query<ClaimRow>({
+    name: "mailroom_webhook_claim_heads",
+    text: "select * from mailroom_webhook_claim_heads($1::uuid[], $2::text[], $3, $4)",
+    values: [
+      streams.map((s) => s.endpointId),
+      streams.map((s) => s.stream),
+      now,
+      new Date(now.getTime() + leaseMs),
+    ],
+  });
+  return streams.map((stream, i) => toClaim(stream, rows[i]));
+}
+
+/** One stream's claim (see `claimStreamHeads`). */
 export async function claimStreamHead(
   pool: Pool,
   stream: WebhookStream,
   now: Date,
   leaseMs: number,
 ): Promise<StreamClaim> {
-  // The common case (head due, endpoint enabled, not leased) is one statement: this is the hot path.
-  const { rows } = await pool.query<{
-    id: string;
-    event_id: string;
-    attempts: number;
-    schedule_step: number;
-    next_attempt_at: Date;
-    lease_until: Date | null;
-    claimed: boolean;
-    enabled: boolean;
-    url: string;
-    type: string;
-    created_at: Date;
-    data: unknown;
-    secrets: string[];
-  }>(
-    `with head as (
-       select id, event_id, attempts, schedule_step, next_attempt_at, lease_until
-       from webhook_deliveries
-       where endpoint_id = $1 and stream = $2 and state = 'pending'
-       order by event_seq limit 1
-       for update
-     ), claimed as (
-       update webhook_deliveries d set lease_until = $4
-       from head, webhook_endpoints p
-       where d.id = head.id and p.id = $1 and p.enabled
-         and (head.lease_until is null or head.lease_until <= $3) and head.next_attempt_at <= $3
-       returning d.id
-     )
-     select head.*, exists (select 1 from claimed) as claimed, p.enabled, p.url, v.type, v.created_at, v.data,
-            array(select secret from webhook_secrets s
-                  where s.endpoint_id = $1 and (s.expires_at is null or s.expires_at > $3)
-                  order by s.id desc) as secrets
-     from head join webhook_endpoints p on p.id = $1 join webhook_events v on v.id = head.event_id`,
-    [stream.endpointId, stream.stream, now, new Date(now.getTime() + leaseMs)],
-  );
-  const head = rows[0];
-  if (!head) return { kind: "idle" };
-  if (head.claimed) {
-    return {
-      kind: "deliver",
-      delivery: {
-        id: head.id,
-        endpointId: stream.endpointId,
-        stream: stream.stream,
-        url: head.url,
-        eventId: head.event_id,
-        event: { type: head.type, createdAt: head.created_at, data: head.data },
-        secrets: head.secrets,
-        step: head.schedule_step,
-        attempts: head.attempts,
-      },
-    };
-  }
-  if (!head.enabled) {
-    await pool.query(
-      `update webhook_deliveries set state = 'failed', last_error = 'endpoint disabled', updated_at = now()
-       where endpoint_id = $1 and state = 'pending'`,
-      [stream.endpointId],
-    );
-    return { kind: "idle" };
-  }
-  if (head.lease_until && head.lease_until > now) return { kind: "busy" };
-  // Woken early (a new event, a replay): sleep again until the head is due.
-  await scheduleStreamWakeups(pool, [stream], head.next_attempt_at);
-  return { kind: "wait", until: head.next_attempt_at };
+  const [claim] = await claimStreamHeads(pool, [stream], now, leaseMs);
+  return claim as StreamClaim;
+}
+
+/** A 2xx answer: the rule a delivery succeeds by. */
+export function isDelivered(result: PostResult): boolean {
+  return result.statusCode !== undefined && result.statusCode >= 200 && result.statusCode < 300;
+}
+
+/** A successful attempt to record: the claimed delivery, the receiver's answer and when it came. */
+export interface DeliveredAttempt {
+  delivery: ClaimedDelivery;
+  result: PostResult;
+  at: Date;
+}
+
+/**
+ * Records successful attempts in one round trip (`mailroom_webhook_record_successes`, migration 0011): each
+ * delivery `succeeded` with its attempt row, and its endpoint's failure streak ended. An attempt whose
+ * delivery was deleted meanwhile (its endpoint removed) is dropped with it.
+ */
+export async function recordSuccesses(pool: Pool, attempts: readonly DeliveredAttempt[]): Promise<void> {
+  if (attempts.length === 0) return;
+  await pool.query({
+    name: "mailroom_webhook_record_successes",
+    text: "select mailroom_webhook_record_successes($1::uuid[], $2, $3, $4, $5, $6)",
+    values: [
+      attempts.map((a) => a.delivery.id),
+      attempts.map((a) => a.delivery.attempts + 1),
+      attempts.map((a) => a.at),
+      attempts.map((a) => a.result.durationMs),
+      attempts.map((a) => a.result.statusCode ?? null),
+      attempts.map((a) => a.result.responseExcerpt ?? null),
+    ],
+  });
 }
 
 export type AttemptOutcome = { kind: "succeeded" } | FailurePlan;
@@ -143,30 +157,8 @@ export async function completeAttempt(
   policy: RetryPolicy,
   now: Date,
 ): Promise<AttemptOutcome> {
-  const ok = result.statusCode !== undefined && result.statusCode >= 200 && result.statusCode < 300;
-  if (ok) {
-    // One statement on the hot path. The endpoint row is written only when a failure streak ends: writing it
-    // on every success would serialise all deliveries to the endpoint on its row lock.
-    await pool.query(
-      `with attempt as (
-         insert into webhook_attempts (delivery_id, attempt, at, duration_ms, status_code, response_excerpt)
-         values ($1, $2, $3, $4, $5, $6)
-       ), streak as (
-         update webhook_endpoints set failing_since = null where id = $7 and failing_since is not null
-       )
-       update webhook_deliveries set state = 'succeeded', attempts = attempts + 1, lease_until = null,
-         last_status_code = $5, last_error = null, delivered_at = $3, updated_at = now()
-       where id = $1`,
-      [
-        delivery.id,
-        delivery.attempts + 1,
-        now,
-        result.durationMs,
-        result.statusCode,
-        result.responseExcerpt ?? null,
-        delivery.endpointId,
-      ],
-    );
+  if (isDelivered(result)) {
+    await recordSuccesses(pool, [{ delivery, result, at: now }]);
     return { kind: "succeeded" };
   }
   return withTransaction(pool, async (client) => {

@@ -1,0 +1,209 @@
+-- Up Migration
+-- Webhook delivery's hot path in few round trips (issue 5's benchmark: on a small machine a round trip to
+-- Postgres costs the worker more CPU than the statement costs the server). Emitting events and fanning them
+-- out were two statements and a transaction each; claiming and recording were one round trip per delivery.
+-- These functions do each step in one call, and the claim and success record for many streams at once, so
+-- concurrent deliveries share statements.
+
+-- Writes outbox events (ids given, in order) that some enabled endpoint subscribes to, and adds one fan-out
+-- job for them, in the caller's transaction. Returns the ids written, in the given order.
+create function mailroom_emit_webhook_events(
+  p_ids uuid[], p_accounts text[], p_types text[], p_streams text[], p_data jsonb[]
+) returns uuid[] language plpgsql as $$
+declare
+  v_written uuid[];
+begin
+  -- `with ordinality` keeps the caller's order in the identity column, which orders deliveries per stream.
+  with written as (
+    insert into webhook_events (id, account, type, stream, data)
+    select u.id, u.a, u.t, u.s, u.d
+    from unnest(p_ids, p_accounts, p_types, p_streams, p_data) with ordinality as u(id, a, t, s, d, n)
+    where mailroom_endpoint_subscribed(u.a, u.t)
+    order by u.n
+    returning id
+  )
+  select array_agg(u.id order by u.n) into v_written
+  from unnest(p_ids) with ordinality as u(id, n) where u.id in (select id from written);
+  if v_written is not null then
+    perform graphile_worker.add_job('webhook_fanout', json_build_object('eventIds', v_written),
+                                    max_attempts => 25);
+  end if;
+  return coalesce(v_written, '{}');
+end
+$$;
+
+-- Turns events into deliveries, one per subscribed enabled endpoint of the event's account, and adds unkeyed
+-- `webhook_deliver` jobs covering them: up to 100 streams of one endpoint per job, since one job per stream
+-- would cap throughput at graphile-worker's jobs/s. A stream whose head waits for a retry is left alone by
+-- the job (the head check in mailroom_webhook_claim_heads), so batching never lets a new event overtake an
+-- older one. Repeating it is harmless: a delivery exists once per pair. Returns the deliveries created.
+create function mailroom_webhook_fan_out(p_event_ids uuid[]) returns integer language plpgsql as $$
+declare
+  v_created integer;
+  v_jobs graphile_worker.job_spec[];
+begin
+  with created as (
+    insert into webhook_deliveries (endpoint_id, event_id, stream, event_seq)
+    select p.id, v.id, v.stream, v.seq
+    from webhook_events v
+    join webhook_endpoints p on p.account = v.account and p.enabled
+      and (cardinality(p.event_types) = 0 or v.type = any(p.event_types))
+    where v.id = any(p_event_ids)
+    order by v.seq
+    on conflict (endpoint_id, event_id) do nothing
+    returning endpoint_id, stream, event_seq
+  ), streams as (
+    select endpoint_id, stream,
+           (row_number() over (partition by endpoint_id order by min(event_seq)) - 1) / 100 as chunk,
+           min(event_seq) as first_seq
+    from created group by endpoint_id, stream
+  )
+  select (select count(*) from created),
+         array(select row('webhook_deliver',
+                          json_build_object('endpointId', endpoint_id, 'streams', json_agg(stream order by first_seq)),
+                          null, null, 25, null, null, null)::graphile_worker.job_spec
+               from streams group by endpoint_id, chunk)
+  into v_created, v_jobs;
+  if cardinality(v_jobs) > 0 then
+    perform graphile_worker.add_jobs(v_jobs);
+  end if;
+  return v_created;
+end
+$$;
+
+-- One stream's answer to a claim: `deliver` (its head is leased to the caller, with what it takes to send
+-- it), `idle` (nothing pending, or the endpoint is gone or disabled), `busy` (another worker holds the head)
+-- or `wait` (the head is not due before `next_attempt_at`; its wake-up job is scheduled).
+create type mailroom_webhook_claim as (
+  n bigint,
+  outcome text,
+  delivery_id uuid,
+  event_id uuid,
+  attempts integer,
+  schedule_step integer,
+  next_attempt_at timestamptz,
+  url text,
+  event_type text,
+  event_created_at timestamptz,
+  event_data jsonb,
+  secrets text[]
+);
+
+-- Takes the oldest pending delivery of each (endpoint, stream) pair for one attempt, under a lease until
+-- `p_lease_until`. Strict order: nothing behind a head is sent while the head waits for its retry. Heads are
+-- locked with `skip locked`: one locked elsewhere (being claimed, recorded or replayed) is `busy`, whoever
+-- holds it continues the stream, and two claims never wait on each other in a cycle. A pair asked for twice
+-- is claimed for its first asker only. Rows come back numbered like the input (`n`, from 1).
+create function mailroom_webhook_claim_heads(
+  p_endpoint_ids uuid[], p_streams text[], p_now timestamptz, p_lease_until timestamptz
+) returns setof mailroom_webhook_claim language plpgsql as $$
+declare
+  r mailroom_webhook_claim;
+  v_wait_endpoints uuid[] := '{}';
+  v_wait_streams text[] := '{}';
+  v_wait_at timestamptz[] := '{}';
+begin
+  -- Deliveries fanned out while their endpoint was being disabled fail like the others did.
+  update webhook_deliveries d
+  set state = 'failed', last_error = 'endpoint disabled', lease_until = null, updated_at = now()
+  from webhook_endpoints p
+  where p.id = any(p_endpoint_ids) and not p.enabled and d.endpoint_id = p.id and d.state = 'pending';
+
+  for r in
+    with wanted as (
+      select w.endpoint_id, w.stream, w.n
+      from unnest(p_endpoint_ids, p_streams) with ordinality as w(endpoint_id, stream, n)
+    ), endpoint as (
+      select p.id, p.url, p.enabled,
+             array(select s.secret from webhook_secrets s
+                   where s.endpoint_id = p.id and (s.expires_at is null or s.expires_at > p_now)
+                   order by s.id desc) as secrets
+      from webhook_endpoints p where p.id = any(p_endpoint_ids)
+    ), head as (
+      select w.n, w.endpoint_id, h.id, h.next_attempt_at, h.lease_until,
+             row_number() over (partition by h.id order by w.n) as asker
+      from wanted w
+      cross join lateral (
+        select d.id, d.next_attempt_at, d.lease_until from webhook_deliveries d
+        where d.endpoint_id = w.endpoint_id and d.stream = w.stream and d.state = 'pending'
+        order by d.event_seq limit 1
+      ) h
+    ), claimed as (
+      update webhook_deliveries d set lease_until = p_lease_until
+      where d.id in (
+        select x.id from webhook_deliveries x
+        where x.id in (select h.id from head h join endpoint e on e.id = h.endpoint_id and e.enabled)
+          and x.state = 'pending' and x.next_attempt_at <= p_now
+          and (x.lease_until is null or x.lease_until <= p_now)
+        for update skip locked
+      )
+      returning d.id, d.event_id, d.attempts, d.schedule_step
+    )
+    select w.n,
+           case when h.id is null or e.id is null or not e.enabled then 'idle'
+                when c.id is not null and h.asker = 1 then 'deliver'
+                when h.lease_until > p_now then 'busy'
+                when h.next_attempt_at > p_now then 'wait'
+                else 'busy' end,
+           c.id, c.event_id, c.attempts, c.schedule_step, h.next_attempt_at, e.url, v.type, v.created_at,
+           v.data, e.secrets
+    from wanted w
+    left join head h on h.n = w.n
+    left join endpoint e on e.id = w.endpoint_id
+    left join claimed c on c.id = h.id and h.asker = 1
+    left join webhook_events v on v.id = c.event_id
+    order by w.n
+  loop
+    if r.outcome = 'wait' then
+      v_wait_endpoints := v_wait_endpoints || p_endpoint_ids[r.n];
+      v_wait_streams := v_wait_streams || p_streams[r.n];
+      v_wait_at := v_wait_at || r.next_attempt_at;
+    end if;
+    return next r;
+  end loop;
+
+  -- Woken early (a new event, a replay): sleep again until the head is due, in the same transaction.
+  if cardinality(v_wait_endpoints) > 0 then
+    perform graphile_worker.add_jobs(array(
+      select distinct on (e, s)
+             row('webhook_deliver', json_build_object('endpointId', e, 'streams', json_build_array(s)), null,
+                 at, 25, 'webhook:' || e || ':' || s, null, null)::graphile_worker.job_spec
+      from unnest(v_wait_endpoints, v_wait_streams, v_wait_at) as u(e, s, at)
+    ));
+  end if;
+end
+$$;
+
+-- Records successful attempts: each delivery `succeeded` with its attempt row, and the failure streak of
+-- their endpoints ended. Deliveries are locked in id order first, so two records never wait on each other in
+-- a cycle and none is deleted (its endpoint removed) between the check and its attempt's foreign key; an
+-- attempt whose delivery is gone by then is dropped with it.
+create function mailroom_webhook_record_successes(
+  p_ids uuid[], p_attempts integer[], p_at timestamptz[], p_duration_ms integer[], p_status_codes integer[],
+  p_excerpts text[]
+) returns void language plpgsql as $$
+declare
+  v_endpoints uuid[];
+begin
+  perform 1 from webhook_deliveries where id = any(p_ids) order by id for update;
+  insert into webhook_attempts (delivery_id, attempt, at, duration_ms, status_code, response_excerpt)
+  select u.id, u.attempt, u.at, u.duration_ms, u.status_code, u.excerpt
+  from unnest(p_ids, p_attempts, p_at, p_duration_ms, p_status_codes, p_excerpts)
+    as u(id, attempt, at, duration_ms, status_code, excerpt)
+  where exists (select 1 from webhook_deliveries d where d.id = u.id);
+  with done as (
+    update webhook_deliveries d
+    set state = 'succeeded', attempts = d.attempts + 1, lease_until = null, last_status_code = u.status_code,
+        last_error = null, delivered_at = u.at, updated_at = now()
+    from unnest(p_ids, p_at, p_status_codes) as u(id, at, status_code)
+    where d.id = u.id
+    returning d.endpoint_id
+  )
+  select array_agg(distinct endpoint_id) into v_endpoints from done;
+  -- The endpoint row is written only when a failure streak ends: writing it on every success would serialise
+  -- all deliveries to the endpoint on its row lock. Locked in id order, like the deliveries.
+  perform 1 from webhook_endpoints
+  where id = any(v_endpoints) and failing_since is not null order by id for update;
+  update webhook_endpoints set failing_since = null where id = any(v_endpoints) and failing_since is not null;
+end
+$$;
