@@ -1,5 +1,12 @@
 import { MailroomError } from "@mailroom/core/errors";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerFactory } from "fastify";
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerFactory,
+  LogController,
+} from "fastify";
 import type { ApiDeps } from "./deps.ts";
 import { registerAuth } from "./plugins/auth.ts";
 import { registerErrorHandling, sendError } from "./plugins/errors.ts";
@@ -12,6 +19,39 @@ import { suppressionRoutes } from "./routes/v1/suppressions/index.ts";
 import { templateRoutes } from "./routes/v1/templates/index.ts";
 import { webhookRoutes } from "./routes/v1/webhooks/index.ts";
 
+declare module "fastify" {
+  interface FastifyRequest {
+    /** Fields a route adds to the request's one access-log line (e.g. the accepted email's id). */
+    logFields?: Record<string, unknown>;
+  }
+}
+
+/**
+ * One access-log line per request, when it completes, instead of Fastify's two (incoming, completed) plus a
+ * route's own: method, URL, status, time and what the route added (`request.logFields`), on the request's
+ * logger, which carries the key id once the key is known. Serialising log lines was a visible share of a
+ * send's CPU.
+ */
+class AccessLog extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    const fields = {
+      method: request.method,
+      url: request.url,
+      statusCode: reply.statusCode,
+      ms: Math.round(reply.elapsedTime * 10) / 10,
+      ...request.logFields,
+    };
+    if (error) request.log.error({ ...fields, err: error }, "request errored");
+    else request.log.info(fields, "request completed");
+  }
+}
+
 export interface BuildAppOptions {
   /** Supplies the HTTPS server (see server.ts); tests using `inject` may leave it out. */
   serverFactory?: FastifyServerFactory;
@@ -23,6 +63,7 @@ export function buildApp(deps: ApiDeps, options: BuildAppOptions = {}): FastifyI
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: deps.config.api.bodyLimitBytes,
     requestIdHeader: false,
+    logController: new AccessLog(),
     genReqId: () => crypto.randomUUID(),
     return503OnClosing: true,
     // Domain names and addresses travel in paths (`/v1/domains/:domain`) and may be long.
@@ -37,9 +78,11 @@ export function buildApp(deps: ApiDeps, options: BuildAppOptions = {}): FastifyI
     },
     ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
   });
+  app.decorateRequest("logFields", undefined);
   app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
+
   registerErrorHandling(app);
   registerTelemetry(app, deps);
   registerAuth(app, deps);

@@ -1,3 +1,4 @@
 export { type EmbeddedPostgresHandle, startEmbeddedPostgres } from "./embedded.ts";
+export { newId } from "./ids.ts";
 export { MIGRATIONS_DIR, migrate } from "./migrate.ts";
 export { createPool, type Pool, type PoolClient, type Queryable, withTransaction } from "./pool.ts";

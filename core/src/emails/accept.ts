@@ -1,4 +1,4 @@
-import { v7 as uuidv7 } from "uuid";
+import { newId } from "../db/ids.ts";
 import type { Queryable } from "../db/pool.ts";
 import { emailEventDataSql, subscribedSql } from "../webhooks/outbox.ts";
 import type { AcceptItem, AcceptResult } from "./types.ts";
@@ -44,7 +44,7 @@ function inputRows(items: readonly AcceptRequest[], ids: readonly string[]): str
       tags: draft.tags,
       scheduled_at: draft.scheduledAt?.toISOString() ?? null,
       trace: trace ?? null,
-      event_id: uuidv7(),
+      event_id: newId(),
       idem_key: idempotencyKey ?? null,
       idem_sha256: idempotencyKey ? (bodySha256 ?? Buffer.alloc(32)).toString("hex") : null,
       n,
@@ -147,7 +147,7 @@ export async function acceptEmails(
   items: readonly AcceptRequest[],
 ): Promise<AcceptResult[]> {
   if (items.length === 0) return [];
-  const ids = items.map(() => uuidv7());
+  const ids = items.map(() => newId());
   const attachments = items.flatMap((item, n) =>
     item.draft.attachments.map((a, position) => ({ id: ids[n], position, a })),
   );

@@ -1,5 +1,5 @@
-import { v7 as uuidv7 } from "uuid";
 import { createBatcher } from "../db/batcher.ts";
+import { newId } from "../db/ids.ts";
 import type { Pool } from "../db/pool.ts";
 import { type EmailRow, toEmailRecord } from "./rows.ts";
 import type { EmailRecord } from "./types.ts";
@@ -55,7 +55,7 @@ export async function claimEmails(
     values: [
       requests.map((r) => r.emailId),
       requests.map((r) => r.now ?? new Date()),
-      requests.map(() => uuidv7()),
+      requests.map(() => newId()),
     ],
   });
   const byId = new Map(rows.map((row) => [row.email_id, row]));
@@ -156,7 +156,7 @@ function decideAttempt({ claimed, outcomes, policy, now = new Date() }: AttemptT
     bounced: bounced.map((b) => b.recipient),
     bouncedDetail: bounced.map((b) => b.response),
     retryAt: result.status === "deferred" ? result.retryAt.toISOString() : null,
-    eventId: uuidv7(),
+    eventId: newId(),
     detail,
   };
   return { result, row };

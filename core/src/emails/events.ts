@@ -1,4 +1,4 @@
-import { v7 as uuidv7 } from "uuid";
+import { newId } from "../db/ids.ts";
 import type { Queryable } from "../db/pool.ts";
 import type { EmailEvent } from "./types.ts";
 
@@ -16,7 +16,7 @@ export async function appendEvents(
   if (emailIds.length === 0) return;
   await db.query(`select mailroom_append_email_events($1::uuid[], $2::uuid[], $3, $4::jsonb)`, [
     emailIds,
-    emailIds.map(() => uuidv7()),
+    emailIds.map(() => newId()),
     type,
     JSON.stringify(detail),
   ]);

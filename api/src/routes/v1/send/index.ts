@@ -81,7 +81,7 @@ export function sendRoutes(app: FastifyInstance, deps: ApiDeps): void {
       if (result.status === "idempotency_key_mismatch")
         throw new MailroomError("idempotency_key_mismatch", MISMATCH);
       count([result]);
-      request.log.info({ emailId: result.messageId, status: result.status }, "email accepted");
+      request.logFields = { emailId: result.messageId, status: result.status };
       return result;
     },
   );
