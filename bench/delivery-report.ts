@@ -111,6 +111,8 @@ export interface RunInfo {
   logLevel: string;
   batch: number;
   warmup: number;
+  /** RSA-2048 DKIM signatures/s of this machine, measured in the same run (bench/delivery-signing.ts). */
+  signing: { oneCore: number; allCores: number };
   loadBefore: number[];
   loadAfter: number[];
 }
@@ -234,6 +236,13 @@ export function sectionBody(
       "including Postgres and the sink on it):",
     "",
     ...v.lines,
+    "",
+    `Ceiling, measured in the same run: this machine makes ${int(info.signing.oneCore)} RSA-2048 DKIM ` +
+      `signatures/s on one core and ${int(info.signing.allCores)}/s on all its cores (core's signer, one ` +
+      `signature per message). ${TARGETS.throughputRatio}× the baseline is ` +
+      `${int(TARGETS.throughputRatio * perSecond(baseline))} signed emails/s, ` +
+      `${pct((TARGETS.throughputRatio * perSecond(baseline)) / info.signing.allCores)} of the whole machine's ` +
+      "signing capacity before Postgres, the sink and the SMTP exchanges take any of the same two cores.",
     "",
     "Scenarios: **baseline** is nodemailer's pooled SMTP transport (Mailroom's relay pool options, " +
       `${info.concurrency} connections) with its built-in DKIM signer, ${info.concurrency} \`sendMail\` calls in ` +

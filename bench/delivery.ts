@@ -77,6 +77,7 @@ import {
   throughputLine,
   verdict,
 } from "./delivery-report.ts";
+import { measureSigningCeiling } from "./delivery-signing.ts";
 import { type Child, cpuTimes, forkChild, machineBusy, openBenchDatabase } from "./send-support.ts";
 
 const envNumber = (name: string, fallback: number, min = 1) => {
@@ -569,6 +570,13 @@ async function main(): Promise<number> {
   const sink = await startSink();
   const concurrency = loadConfig(process.env).worker.concurrency;
 
+  say("› DKIM signing ceiling: RSA-2048 signatures/s on one core and on the thread pool");
+  const signing = await measureSigningCeiling({
+    domainName: setup.domain.name,
+    selector: setup.selector,
+    privateKeyPem: setup.privateKeyPem,
+  });
+  say(`  one core ${Math.round(signing.oneCore)}/s, all cores ${Math.round(signing.allCores)}/s`);
   const baseline = await runBaseline(setup, sink, concurrency, dbCpu);
   const worker = await startMailroomWorker(setup, sink, db.url);
   const mailroom = await runMailroom(setup, sink, worker.child, dbCpu);
@@ -595,6 +603,7 @@ async function main(): Promise<number> {
     logLevel: worker.logLevel,
     batch: BATCH,
     warmup: WARMUP,
+    signing,
     loadBefore,
     loadAfter: os.loadavg(),
   };
