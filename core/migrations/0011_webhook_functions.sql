@@ -99,15 +99,18 @@ create function mailroom_webhook_claim_heads(
 ) returns setof mailroom_webhook_claim language plpgsql as $$
 declare
   r mailroom_webhook_claim;
+  v_disabled uuid[];
   v_wait_endpoints uuid[] := '{}';
   v_wait_streams text[] := '{}';
   v_wait_at timestamptz[] := '{}';
 begin
   -- Deliveries fanned out while their endpoint was being disabled fail like the others did.
-  update webhook_deliveries d
-  set state = 'failed', last_error = 'endpoint disabled', lease_until = null, updated_at = now()
-  from webhook_endpoints p
-  where p.id = any(p_endpoint_ids) and not p.enabled and d.endpoint_id = p.id and d.state = 'pending';
+  v_disabled := array(select id from webhook_endpoints where id = any(p_endpoint_ids) and not enabled);
+  if cardinality(v_disabled) > 0 then
+    update webhook_deliveries
+    set state = 'failed', last_error = 'endpoint disabled', lease_until = null, updated_at = now()
+    where endpoint_id = any(v_disabled) and state = 'pending';
+  end if;
 
   for r in
     with wanted as (
@@ -128,15 +131,22 @@ begin
         where d.endpoint_id = w.endpoint_id and d.stream = w.stream and d.state = 'pending'
         order by d.event_seq limit 1
       ) h
-    ), claimed as (
-      update webhook_deliveries d set lease_until = p_lease_until
-      where d.id in (
+    ), due as (
+      -- Locked one by one through the primary key (a lateral lookup per head): however stale the statistics
+      -- of a table that just grew, the planner cannot trade this for a scan of every pending delivery.
+      select l.id
+      from head h
+      join endpoint e on e.id = h.endpoint_id and e.enabled
+      cross join lateral (
         select x.id from webhook_deliveries x
-        where x.id in (select h.id from head h join endpoint e on e.id = h.endpoint_id and e.enabled)
-          and x.state = 'pending' and x.next_attempt_at <= p_now
+        where x.id = h.id and x.state = 'pending' and x.next_attempt_at <= p_now
           and (x.lease_until is null or x.lease_until <= p_now)
         for update skip locked
-      )
+      ) l
+      where h.asker = 1
+    ), claimed as (
+      update webhook_deliveries d set lease_until = p_lease_until
+      where d.id = any(array(select id from due))
       returning d.id, d.event_id, d.attempts, d.schedule_step
     )
     select w.n,
@@ -175,35 +185,35 @@ end
 $$;
 
 -- Records successful attempts: each delivery `succeeded` with its attempt row, and the failure streak of
--- their endpoints ended. Deliveries are locked in id order first, so two records never wait on each other in
--- a cycle and none is deleted (its endpoint removed) between the check and its attempt's foreign key; an
--- attempt whose delivery is gone by then is dropped with it.
+-- their endpoints ended. Locks are taken in the order every other writer takes them — a failing endpoint,
+-- then deliveries, each kind in id order — so two records, or a record and a failure being recorded (which
+-- may disable the endpoint and fail its pending deliveries), never wait on each other in a cycle. Locking the
+-- deliveries first also means none is deleted (its endpoint removed) between the check and its attempt's
+-- foreign key: an attempt whose delivery is already gone is dropped with it. Whether a stream has more to
+-- send is left to the worker's next claim, made after this commits: a delivery fanned out meanwhile was
+-- answered `busy` by the lease, so only the lease holder can pick it up, and only after its commit.
 create function mailroom_webhook_record_successes(
-  p_ids uuid[], p_attempts integer[], p_at timestamptz[], p_duration_ms integer[], p_status_codes integer[],
-  p_excerpts text[]
+  p_ids uuid[], p_endpoint_ids uuid[], p_attempts integer[], p_at timestamptz[], p_duration_ms integer[],
+  p_status_codes integer[], p_excerpts text[]
 ) returns void language plpgsql as $$
-declare
-  v_endpoints uuid[];
 begin
+  -- The endpoint row is written only when a failure streak ends: writing it on every success would serialise
+  -- all deliveries to the endpoint on its row lock.
+  perform 1 from webhook_endpoints
+  where id = any(p_endpoint_ids) and failing_since is not null order by id for update;
   perform 1 from webhook_deliveries where id = any(p_ids) order by id for update;
   insert into webhook_attempts (delivery_id, attempt, at, duration_ms, status_code, response_excerpt)
   select u.id, u.attempt, u.at, u.duration_ms, u.status_code, u.excerpt
   from unnest(p_ids, p_attempts, p_at, p_duration_ms, p_status_codes, p_excerpts)
     as u(id, attempt, at, duration_ms, status_code, excerpt)
   where exists (select 1 from webhook_deliveries d where d.id = u.id);
-  with done as (
-    update webhook_deliveries d
-    set state = 'succeeded', attempts = d.attempts + 1, lease_until = null, last_status_code = u.status_code,
-        last_error = null, delivered_at = u.at, updated_at = now()
-    from unnest(p_ids, p_at, p_status_codes) as u(id, at, status_code)
-    where d.id = u.id
-    returning d.endpoint_id
-  )
-  select array_agg(distinct endpoint_id) into v_endpoints from done;
-  -- The endpoint row is written only when a failure streak ends: writing it on every success would serialise
-  -- all deliveries to the endpoint on its row lock. Locked in id order, like the deliveries.
-  perform 1 from webhook_endpoints
-  where id = any(v_endpoints) and failing_since is not null order by id for update;
-  update webhook_endpoints set failing_since = null where id = any(v_endpoints) and failing_since is not null;
+  update webhook_deliveries d
+  set state = 'succeeded', attempts = d.attempts + 1, lease_until = null, last_status_code = u.status_code,
+      last_error = null, delivered_at = u.at, updated_at = now()
+  from unnest(p_ids, p_at, p_status_codes) as u(id, at, status_code)
+  -- `any(p_ids)` too: a primary-key lookup even when the statistics of a table that just grew are stale.
+  where d.id = u.id and d.id = any(p_ids);
+  update webhook_endpoints set failing_since = null
+  where id = any(p_endpoint_ids) and failing_since is not null;
 end
 $$;

@@ -1,5 +1,6 @@
 import type { RetryPolicy } from "@mailroom/core/webhooks";
 import { Logger, run } from "graphile-worker";
+import { graphileWorkerOptions } from "../../worker/src/runner.ts";
 import { makeWebhookTasks, type WebhookTaskDeps } from "../../worker/src/tasks/webhook-deliver.ts";
 
 /** A retry schedule in milliseconds, so retry tests take a second instead of a day. */
@@ -10,14 +11,14 @@ export const FAST_RETRIES: RetryPolicy = {
 };
 
 /**
- * For tests: a real graphile-worker runner with only the webhook tasks, polling fast. Returns its stop.
+ * For tests: a real graphile-worker runner with only the webhook tasks and the production runner options
+ * (batched job fetch and completion), polling fast. Returns its stop.
  */
 export async function startWebhookRunner(deps: WebhookTaskDeps): Promise<() => Promise<void>> {
   const tasks = makeWebhookTasks({ retryPolicy: FAST_RETRIES, ...deps });
   const runner = await run({
     pgPool: deps.pool,
-    concurrency: 4,
-    pollInterval: 20,
+    ...graphileWorkerOptions({ concurrency: 4, pollIntervalMs: 20 }),
     noHandleSignals: true,
     crontab: "",
     logger: new Logger(() => () => {}),

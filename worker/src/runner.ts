@@ -1,6 +1,6 @@
 import { EventEmitter } from "node:events";
 import type { Logger as PinoLogger } from "@mailroom/core/telemetry";
-import { Logger, type Runner, run, type WorkerEvents } from "graphile-worker";
+import { Logger, type Runner, type RunnerOptions, run, type WorkerEvents } from "graphile-worker";
 import type { WorkerDeps } from "./deps.ts";
 import { startHeartbeat } from "./heartbeat.ts";
 import { makeDeliverTask } from "./tasks/deliver.ts";
@@ -16,6 +16,31 @@ function graphileLogger(logger: PinoLogger): Logger {
     else if (level === "info") logger.info(fields, message);
     else logger.debug(fields, message);
   });
+}
+
+/**
+ * The graphile-worker settings of every Mailroom worker, shared with bench/webhooks.ts so that its figure
+ * describes what ships. Jobs are fetched in batches (one query locks up to `concurrency` ready jobs) and
+ * completed in batches: per job, one `get_job` and one `complete_job` round trip cost the database more than
+ * the delivery's own statements. A crash between a task's end and its batched completion re-runs the task,
+ * which every task tolerates (a delivery re-claims and skips an email already delivered).
+ */
+export function graphileWorkerOptions(options: {
+  concurrency: number;
+  /** Fallback poll for jobs (default 2 s); new jobs are announced by LISTEN/NOTIFY. */
+  pollIntervalMs?: number | undefined;
+}): Pick<RunnerOptions, "concurrency" | "pollInterval" | "preset"> {
+  return {
+    concurrency: options.concurrency,
+    pollInterval: options.pollIntervalMs ?? 2_000,
+    preset: {
+      worker: {
+        localQueue: { size: options.concurrency },
+        completeJobBatchDelay: 0,
+        failJobBatchDelay: 0,
+      },
+    },
+  };
 }
 
 export interface WorkerHandle {
@@ -49,20 +74,11 @@ export async function startWorker(
   const runner = await run({
     pgPool: deps.pool,
     events,
-    concurrency: deps.config.worker.concurrency,
-    preset: {
-      worker: {
-        // Fetch jobs in batches (one query locks up to `size` ready jobs) and complete them in batches: per
-        // job, one `get_job` and one `complete_job` round trip cost the database more than the delivery's
-        // own statements. A crash between a task's end and its batched completion re-runs the task, which
-        // every task tolerates (a delivery re-claims and skips an email already delivered).
-        localQueue: { size: deps.config.worker.concurrency },
-        completeJobBatchDelay: 0,
-        failJobBatchDelay: 0,
-      },
-    },
+    ...graphileWorkerOptions({
+      concurrency: deps.config.worker.concurrency,
+      pollIntervalMs: options.pollIntervalMs,
+    }),
     noHandleSignals: true,
-    pollInterval: options.pollIntervalMs ?? 2_000,
     logger: graphileLogger(deps.logger),
     // Periodic jobs live here, not in a crontab file; `?max=1` skips runs missed while no worker was up.
     crontab: ["*/5 * * * * purge_expired ?max=1", "* * * * * recheck_domains ?max=1"].join("\n"),

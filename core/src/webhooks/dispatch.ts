@@ -64,7 +64,11 @@ function toClaim(stream: WebhookStream, row: ClaimRow | undefined): StreamClaim 
       stream: stream.stream,
       url: row.url as string,
       eventId: row.event_id as string,
-      event: { type: row.event_type as string, createdAt: row.event_created_at as Date, data: row.event_data },
+      event: {
+        type: row.event_type as string,
+        createdAt: row.event_created_at as Date,
+        data: row.event_data,
+      },
       secrets: row.secrets ?? [],
       step: row.schedule_step as number,
       attempts: row.attempts as number,
@@ -132,9 +136,10 @@ export async function recordSuccesses(pool: Pool, attempts: readonly DeliveredAt
   if (attempts.length === 0) return;
   await pool.query({
     name: "mailroom_webhook_record_successes",
-    text: "select mailroom_webhook_record_successes($1::uuid[], $2, $3, $4, $5, $6)",
+    text: "select mailroom_webhook_record_successes($1::uuid[], $2::uuid[], $3, $4, $5, $6, $7)",
     values: [
       attempts.map((a) => a.delivery.id),
+      [...new Set(attempts.map((a) => a.delivery.endpointId))],
       attempts.map((a) => a.delivery.attempts + 1),
       attempts.map((a) => a.at),
       attempts.map((a) => a.result.durationMs),

@@ -3,16 +3,20 @@ export {
   type AttemptOutcome,
   type ClaimedDelivery,
   claimStreamHead,
+  claimStreamHeads,
   completeAttempt,
+  type DeliveredAttempt,
   fanOutEvents,
+  isDelivered,
+  recordSuccesses,
   type StreamClaim,
 } from "./dispatch.ts";
 export {
-  emitEvents,
-  enqueueFanout,
-  scheduleNewDeliveries,
-  scheduleStreamWakeups,
-} from "./outbox.ts";
+  createWebhookDispatcher,
+  type WebhookDispatcher,
+  type WebhookDispatcherOptions,
+} from "./dispatcher.ts";
+export { emitEvents, scheduleStreamWakeups } from "./outbox.ts";
 export {
   createWebhookHttpClient,
   DEFAULT_WEBHOOK_TIMEOUT_MS,

@@ -73,7 +73,11 @@ export function createWebhookHttpClient(options: { timeoutMs?: number; maxSocket
             ...(typeof response.headers["retry-after"] === "string"
               ? { retryAfter: response.headers["retry-after"] }
               : {}),
-            responseExcerpt: Buffer.concat(chunks).toString("utf8").slice(0, EXCERPT_CHARS),
+            // Postgres text cannot hold NUL: a receiver's stray zero byte must not make the record fail.
+            responseExcerpt: Buffer.concat(chunks)
+              .toString("utf8")
+              .replaceAll("\0", "")
+              .slice(0, EXCERPT_CHARS),
           });
         response.on("data", (chunk: Buffer) => {
           size += chunk.length;

