@@ -11,6 +11,17 @@ export class ConfigError extends Error {
 const port = z.coerce.number().int().min(0).max(65535);
 const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
 const optionalPath = z.string().min(1).optional();
+const cidrList = z
+  .string()
+  .refine((v) => {
+    try {
+      parseCidrList(v);
+      return true;
+    } catch {
+      return false;
+    }
+  }, "a comma-separated list of CIDRs, e.g. 10.0.0.0/8,fd00::/8")
+  .optional();
 
 /**
  * Every environment variable Mailroom reads, with its default. `.env.example` documents the same list;
@@ -81,17 +92,8 @@ const envSchema = z.object({
   MAILROOM_OPERATOR_OWNER_REFERENCES: bool.default(true),
   MAILROOM_OPERATOR_INTERNAL_PORT: port.default(9466),
 
-  MAILROOM_WEBHOOK_ALLOWED_CIDRS: z
-    .string()
-    .refine((v) => {
-      try {
-        parseCidrList(v);
-        return true;
-      } catch {
-        return false;
-      }
-    }, "a comma-separated list of CIDRs, e.g. 10.0.0.0/8,fd00::/8")
-    .optional(),
+  MAILROOM_WEBHOOK_ALLOWED_CIDRS: cidrList,
+  MAILROOM_DIRECT_ALLOWED_CIDRS: cidrList,
   MAILROOM_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   MAILROOM_WEBHOOK_DISABLE_AFTER_HOURS: z.coerce.number().min(0.001).default(120),
   MAILROOM_WEBHOOK_RETRY_SCHEDULE_MS: z
@@ -145,6 +147,9 @@ function buildConfig(e: z.infer<typeof envSchema>) {
     delivery: {
       mode: e.MAILROOM_DELIVERY_MODE,
       directMaxConnectionsPerDomain: e.MAILROOM_DIRECT_MAX_CONNECTIONS_PER_DOMAIN,
+      directAllowedCidrs: e.MAILROOM_DIRECT_ALLOWED_CIDRS
+        ? parseCidrList(e.MAILROOM_DIRECT_ALLOWED_CIDRS)
+        : [],
       retry: {
         baseDelaySeconds: e.MAILROOM_RETRY_BASE_SECONDS,
         maxDelaySeconds: 4 * 3600,

@@ -32,7 +32,9 @@ afterEach(async () => {
 });
 
 /** Sink A on a free port, sink B (when asked for) on the same port, and a direct transport to that port. */
-async function start(options: { a?: SinkOptions; b?: SinkOptions; maxPerDomain?: number } = {}) {
+async function start(
+  options: { a?: SinkOptions; b?: SinkOptions; maxPerDomain?: number; allowedCidrs?: string[] } = {},
+) {
   sinkA = await startCountingSink({ host: HOST_A, ...options.a });
   if (options.b) sinkB = await startCountingSink({ host: HOST_B, port: sinkA.port, ...options.b });
   transport = createDirectTransport({
@@ -41,6 +43,8 @@ async function start(options: { a?: SinkOptions; b?: SinkOptions; maxPerDomain?:
     heloName: "out.mailroom.test",
     port: sinkA.port,
     connectTimeoutMs: 5_000,
+    // The test's MX hosts live on loopback, which production refuses unless allowed.
+    allowedCidrs: options.allowedCidrs ?? ["127.0.0.0/8"],
   });
   return { sinkA, sinkB, transport };
 }
@@ -82,6 +86,23 @@ describe("direct transport: routing", () => {
     const [result] = await transport.send(message(["u@down.test"]));
     expect(result).toMatchObject({ status: "accepted", mx: "mx2.down.test" });
     expect(sinkA.messages.map((m) => m.envelope.to)).toEqual([["u@down.test"]]);
+  });
+
+  it("never connects to an MX address in a private or loopback range unless allowed, and defers", async () => {
+    const { sinkA, transport } = await start({ allowedCidrs: [] });
+    publishMx("inside.test", [10, "mx.inside.test", HOST_A]);
+    const [result] = await transport.send(message(["u@inside.test"]));
+    expect(result).toMatchObject({ status: "temporary", mx: "mx.inside.test" });
+    expect(result?.response).toMatch(/refused: 127\.0\.0\.1 is a private or loopback address/);
+    expect(sinkA.connections).toBe(0);
+  });
+
+  it("refuses a link-local (metadata) MX address even when every range is allowed", async () => {
+    const { transport } = await start({ allowedCidrs: ["0.0.0.0/0"] });
+    publishMx("cloud.test", [10, "mx.cloud.test", "169.254.169.254"]);
+    const [result] = await transport.send(message(["u@cloud.test"]));
+    expect(result).toMatchObject({ status: "temporary" });
+    expect(result?.response).toMatch(/169\.254\.169\.254 is a metadata, link-local or reserved address/);
   });
 
   it("falls back to the next MX when the first answers 4xx for the transaction", async () => {

@@ -1,3 +1,4 @@
+import { createSsrfGuard } from "@mailroom/core/webhooks";
 import { createMxResolver, type MxResolver } from "./mx-resolver.ts";
 import { failureResult, type SmtpError, toRecipientResults } from "./results.ts";
 import { createSessionPool, type SessionPool, type SessionTarget } from "./session-pool.ts";
@@ -19,6 +20,12 @@ export interface DirectTransportOptions {
   /** How long an idle session is kept for the next message to the same domain. */
   idleTimeoutMs?: number;
   maxMessagesPerConnection?: number;
+  /**
+   * Private and loopback ranges MX hosts may resolve into (CIDRs). By default an MX host resolving to a
+   * private, loopback, link-local or metadata address is never connected to: a recipient domain must not be
+   * able to point Mailroom at services inside its own network. Metadata and link-local stay refused always.
+   */
+  allowedCidrs?: readonly string[];
 }
 
 function domainOf(recipient: string): string | undefined {
@@ -47,6 +54,7 @@ const describe = (error: unknown) => (error instanceof Error ? error.message : S
  */
 export function createDirectTransport(options: DirectTransportOptions): MailTransport {
   const port = options.port ?? 25;
+  const guard = createSsrfGuard({ allowedCidrs: [...(options.allowedCidrs ?? [])] });
   const resolver: MxResolver = createMxResolver({
     servers: options.dnsServers,
     timeoutMs: options.dnsTimeoutMs ?? 5_000,
@@ -96,8 +104,13 @@ export function createDirectTransport(options: DirectTransportOptions): MailTran
         deferred = pending.map((r) => ({ ...failureResult(r, { message: describe(error) }), mx: host.name }));
         continue;
       }
+      const refused = addresses.flatMap((a) => guard.refusalOf(a) ?? []);
+      addresses = addresses.filter((a) => guard.refusalOf(a) === undefined);
       if (addresses.length === 0) {
-        const response = `MX host ${host.name} has no address`;
+        // Refused addresses defer rather than bounce: an allow-list fix (or a DNS fix) lets the retry through.
+        const response = refused[0]
+          ? `MX host ${host.name} refused: ${refused[0]} (MAILROOM_DIRECT_ALLOWED_CIDRS)`
+          : `MX host ${host.name} has no address`;
         deferred = pending.map((recipient) => ({ recipient, status: "temporary", response, mx: host.name }));
         continue;
       }

@@ -8,7 +8,11 @@ export type { MailTransport, OutboundMessage, RecipientResult } from "./types.ts
 
 /** The parts of the program's config that choose and shape the transport. */
 export interface TransportConfig {
-  delivery: { mode: "relay" | "direct"; directMaxConnectionsPerDomain: number };
+  delivery: {
+    mode: "relay" | "direct";
+    directMaxConnectionsPerDomain: number;
+    directAllowedCidrs: readonly string[];
+  };
   dns: { servers: readonly string[] };
   smtp: { url: string; hostname: string };
   worker: { concurrency: number };
@@ -24,6 +28,7 @@ export function createTransport(config: TransportConfig): MailTransport {
     return createDirectTransport({
       dnsServers: config.dns.servers,
       maxConnectionsPerDomain: config.delivery.directMaxConnectionsPerDomain,
+      allowedCidrs: config.delivery.directAllowedCidrs,
       heloName: config.smtp.hostname,
     });
   }
