@@ -109,6 +109,11 @@ describe("security defaults", () => {
       const [worker] = findManifest(rendered, "Deployment", `${FULL}-worker`).spec.template.spec.containers;
       for (const e of worker.env) if (typeof e.value === "string") env[e.name] = e.value;
       expect(() => loadConfig({ ...env, DATABASE_URL: "postgres://u:p@db:5432/mailroom" })).not.toThrow();
+      if (valuesFiles.length > 0 && valuesFiles[0] === "ci/existing-secret-values.yaml") {
+        const config = loadConfig({ ...env, DATABASE_URL: "postgres://u:p@db:5432/mailroom" });
+        expect(config.delivery.directAllowedCidrs).toEqual(["10.20.0.0/16"]);
+        expect(config.webhooks.allowedCidrs).toEqual(["10.0.0.0/8"]);
+      }
     }
   });
 
