@@ -24,7 +24,9 @@ $$;
 -- `email.<state>` outbox events (ids given, in order) with one fan-out job, in the caller's transaction.
 create function mailroom_append_email_events(
   p_email_ids uuid[], p_event_ids uuid[], p_state text, p_detail jsonb
-) returns void language plpgsql as $$
+) returns void language plpgsql
+-- Generic plans: with array parameters the planner keeps choosing custom plans, i.e. plans every call.
+set plan_cache_mode = force_generic_plan as $$
 declare
   v_type text := 'email.' || p_state;
   v_written uuid[];
@@ -32,6 +34,11 @@ begin
   insert into email_events (email_id, type, detail) select unnest(p_email_ids), p_state, p_detail;
   -- `sending` and `rescheduled` are internal steps, not webhook events.
   if p_state not in ('scheduled', 'queued', 'delivered', 'deferred', 'bounced', 'failed', 'canceled') then
+    return;
+  end if;
+  -- Most accounts have no endpoint: two index probes answer that before the outbox statement is run.
+  if not exists (select 1 from emails e where e.id = any(p_email_ids)
+                 and mailroom_endpoint_subscribed(e.account, v_type)) then
     return;
   end if;
   with written as (
@@ -61,7 +68,7 @@ $$;
 -- ('failed', <reason>, …).
 create function mailroom_claim_email(p_email_id uuid, p_now timestamptz, p_event_id uuid)
 returns table (outcome text, reason text, has_attachments boolean, email emails)
-language plpgsql as $$
+language plpgsql set plan_cache_mode = force_generic_plan as $$
 declare
   v_key api_keys;
   v_email emails;
@@ -138,7 +145,7 @@ $$;
 create function mailroom_record_attempt(
   p_email_id uuid, p_status text, p_reason text, p_response text, p_results jsonb, p_pending text[],
   p_bounced text[], p_bounced_detail text[], p_retry_at timestamptz, p_event_id uuid, p_detail jsonb
-) returns void language plpgsql as $$
+) returns void language plpgsql set plan_cache_mode = force_generic_plan as $$
 begin
   insert into suppressions (account, address, reason, detail, source_email_id)
   select e.account, lower(b.address), 'hard_bounce', b.detail, p_email_id
