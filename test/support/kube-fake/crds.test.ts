@@ -1,27 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { DnsEndpoint } from "../../../operator/src/external-dns.ts";
-import { createKube, type Kube, KubeError } from "../../../operator/src/kube.ts";
+import type { Kube } from "../../../operator/src/kube.ts";
 import { dnsEndpointCrd, sendingDomain } from "./fixtures.ts";
-import { type KubeFake, startKubeFake } from "./index.ts";
+import type { KubeFake } from "./index.ts";
+import { kubeErrorOf, useKubeFake } from "./test-harness.ts";
 
 let fake: KubeFake;
 let kube: Kube;
-beforeEach(async () => {
-  fake = await startKubeFake();
-  kube = createKube(fake.kubeConfig());
-});
-afterEach(async () => {
-  await fake.close();
+useKubeFake((f, k) => {
+  fake = f;
+  kube = k;
 });
 
-async function failure(promise: Promise<unknown>): Promise<KubeError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(err instanceof KubeError)) throw new Error(`expected a KubeError, got ${String(err)}`);
-  return err;
-}
+const failure = kubeErrorOf;
 
 const endpoint = (name: string, extra: Record<string, unknown> = {}): DnsEndpoint => ({
   apiVersion: "externaldns.k8s.io/v1alpha1",

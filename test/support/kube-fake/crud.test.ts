@@ -1,26 +1,17 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createKube, isKubeError, type Kube, KubeError } from "../../../operator/src/kube.ts";
+import { describe, expect, it } from "vitest";
+import { isKubeError, type Kube } from "../../../operator/src/kube.ts";
 import { apiKey, readyCondition, sendingDomain } from "./fixtures.ts";
-import { type KubeFake, startKubeFake } from "./index.ts";
+import type { KubeFake } from "./index.ts";
+import { kubeErrorOf, useKubeFake } from "./test-harness.ts";
 
 let fake: KubeFake;
 let kube: Kube;
-beforeEach(async () => {
-  fake = await startKubeFake();
-  kube = createKube(fake.kubeConfig());
-});
-afterEach(async () => {
-  await fake.close();
+useKubeFake((f, k) => {
+  fake = f;
+  kube = k;
 });
 
-async function failure(promise: Promise<unknown>): Promise<KubeError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(err instanceof KubeError)) throw new Error(`expected a KubeError, got ${String(err)}`);
-  return err;
-}
+const failure = kubeErrorOf;
 
 describe("kube-fake CRUD through @kubernetes/client-node", () => {
   it("creates with server-set metadata and schema defaults, and drops status on create", async () => {

@@ -1,31 +1,23 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ApiKey } from "../../../operator/src/crds/index.ts";
-import { createKube, type Kube, KubeError, type WatchHandle } from "../../../operator/src/kube.ts";
+import type { Kube, WatchHandle } from "../../../operator/src/kube.ts";
 import { apiKey } from "./fixtures.ts";
-import { type KubeFake, startKubeFake } from "./index.ts";
+import type { KubeFake } from "./index.ts";
+import { kubeErrorOf, useKubeFake } from "./test-harness.ts";
 
 const FINALIZER = "mailroom.dev/revoke";
-let fake: KubeFake;
+let _fake: KubeFake;
 let kube: Kube;
 let watch: WatchHandle | undefined;
-beforeEach(async () => {
-  fake = await startKubeFake();
-  kube = createKube(fake.kubeConfig());
+useKubeFake((f, k) => {
+  _fake = f;
+  kube = k;
 });
-afterEach(async () => {
+afterEach(() => {
   watch?.stop();
   watch = undefined;
-  await fake.close();
 });
-
-async function rejection(promise: Promise<unknown>): Promise<KubeError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(err instanceof KubeError)) throw new Error(`expected a KubeError, got ${String(err)}`);
-  return err;
-}
+const rejection = kubeErrorOf;
 
 describe("kube-fake deletion semantics", () => {
   it("marks an object with finalizers as deleting, and deletes it when the last finalizer goes", async () => {

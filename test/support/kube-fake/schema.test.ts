@@ -1,24 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createKube, type Kube, KubeError } from "../../../operator/src/kube.ts";
+import { describe, expect, it } from "vitest";
+import type { Kube } from "../../../operator/src/kube.ts";
 import { apiKey, readyCondition, sendingDomain, template, webhookEndpoint } from "./fixtures.ts";
-import { type KubeFake, startKubeFake } from "./index.ts";
+import type { KubeFake } from "./index.ts";
+import { kubeErrorOf, useKubeFake } from "./test-harness.ts";
 
 let fake: KubeFake;
 let kube: Kube;
-beforeEach(async () => {
-  fake = await startKubeFake();
-  kube = createKube(fake.kubeConfig());
-});
-afterEach(async () => {
-  await fake.close();
+useKubeFake((f, k) => {
+  fake = f;
+  kube = k;
 });
 
 async function invalid(promise: Promise<unknown>): Promise<string> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(err instanceof KubeError)) throw new Error(`expected a KubeError, got ${String(err)}`);
+  const err = await kubeErrorOf(promise);
   expect(err.code).toBe(422);
   expect(err.reason).toBe("Invalid");
   return err.message;

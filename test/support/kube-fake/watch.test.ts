@@ -1,26 +1,20 @@
 import { CustomObjectsApi, type KubernetesObject, makeInformer } from "@kubernetes/client-node";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ApiKey } from "../../../operator/src/crds/index.ts";
-import {
-  createKube,
-  type Kube,
-  KubeError,
-  type WatchEvent,
-  type WatchHandle,
-} from "../../../operator/src/kube.ts";
+import { type Kube, KubeError, type WatchEvent, type WatchHandle } from "../../../operator/src/kube.ts";
 import { apiKey } from "./fixtures.ts";
-import { type KubeFake, startKubeFake } from "./index.ts";
+import type { KubeFake } from "./index.ts";
+import { useKubeFake } from "./test-harness.ts";
 
 let fake: KubeFake;
 let kube: Kube;
 const handles: WatchHandle[] = [];
-beforeEach(async () => {
-  fake = await startKubeFake();
-  kube = createKube(fake.kubeConfig());
+useKubeFake((f, k) => {
+  fake = f;
+  kube = k;
 });
-afterEach(async () => {
+afterEach(() => {
   for (const h of handles.splice(0)) h.stop();
-  await fake.close();
 });
 
 function describeEvent(e: WatchEvent<ApiKey>): string {
