@@ -15,6 +15,7 @@ import { randomBytes } from "node:crypto";
 import { chmod, mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { parse } from "yaml";
 import { createPool, migrate, type Pool } from "../core/src/db/index.ts";
 import { createKey } from "../core/src/keys/index.ts";
 import { ensureLocalCertificates } from "../core/src/tls/index.ts";
@@ -79,11 +80,26 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   });
 }
 
+/** `api.nodeOptions` of the chart's values.yaml: what a deployed API runs with. */
+async function chartApiNodeOptions(): Promise<string[]> {
+  const values = parse(
+    await readFile(new URL("../charts/mailroom/values.yaml", import.meta.url), "utf8"),
+  ) as {
+    api?: { nodeOptions?: string };
+  };
+  return (values.api?.nodeOptions ?? "").split(/\s+/).filter(Boolean);
+}
+
 async function startServer(
   job: ServerJob,
 ): Promise<{ child: ServerChild; port: number; poolSize: number; logLevel: string }> {
   const profile = CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(CPU_PROF_DIR)}`] : [];
-  const child: ServerChild = forkChild("./send-server.ts", !process.env.BENCH_SERVER_LOGS, profile);
+  // The API runs with the V8 flags the chart gives it; the baseline with Node's defaults.
+  const flags = job.mode === "api" ? await chartApiNodeOptions() : [];
+  const child: ServerChild = forkChild("./send-server.ts", !process.env.BENCH_SERVER_LOGS, [
+    ...flags,
+    ...profile,
+  ]);
   cleanups.push(async () => {
     child.send({ type: "stop" });
     await child.stop(5_000);
@@ -275,6 +291,7 @@ async function main(): Promise<number> {
     warmupSeconds: WARMUP_SECONDS,
     poolSize: api.poolSize,
     logLevel: api.logLevel,
+    apiNodeOptions: await chartApiNodeOptions(),
     loadBefore,
     loadAfter: os.loadavg(),
   };

@@ -102,6 +102,16 @@ describe("security defaults", () => {
     });
   });
 
+  it("gives the API the V8 flags of api.nodeOptions (what make bench measures) and the others none", () => {
+    const env = (component: string) =>
+      findManifest(manifests, "Deployment", `${FULL}-${component}`).spec.template.spec.containers[0].env as {
+        name: string;
+        value?: string;
+      }[];
+    expect(env("api")).toContainEqual({ name: "NODE_OPTIONS", value: "--max-semi-space-size=4" });
+    expect(env("worker").find((e) => e.name === "NODE_OPTIONS")).toBeUndefined();
+  });
+
   it("configures the programs with values Mailroom's own config parser accepts", async () => {
     for (const valuesFiles of [[], ["ci/existing-secret-values.yaml"], ["ci/cert-manager-values.yaml"]]) {
       const rendered = await renderChart({ valuesFiles });
