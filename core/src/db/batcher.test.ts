@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createBatcher, ItemFailure } from "./batcher.ts";
+import { createBatcher, ItemFailure, isolatingItemErrors } from "./batcher.ts";
 
 /** A runner whose batches the test finishes by hand, recording what each batch carried. */
 function manualRunner() {
@@ -69,5 +69,21 @@ describe("createBatcher", () => {
     expect(batches.map((b) => b.items)).toEqual([[1], [2]]);
     batches[1]?.finish();
     expect(await late).toBe(20);
+  });
+
+  it("runs the items of a batch alone when one item's data failed it, and only then", async () => {
+    const calls: number[][] = [];
+    const run = isolatingItemErrors(async (items: number[]) => {
+      calls.push(items);
+      if (items.includes(-1)) throw Object.assign(new Error("invalid input syntax"), { code: "22P02" });
+      if (items.includes(-2)) throw Object.assign(new Error("connection lost"), { code: "08006" });
+      return items.map((n) => n * 10);
+    });
+    const results = await run([1, -1, 2]);
+    expect(results.slice(0, 1)).toEqual([10]);
+    expect(results[1]).toBeInstanceOf(ItemFailure);
+    expect(results[2]).toBe(20);
+    expect(calls).toEqual([[1, -1, 2], [1], [-1], [2]]);
+    await expect(run([1, -2])).rejects.toThrow("connection lost");
   });
 });

@@ -83,3 +83,26 @@ export function createBatcher<I, O>(
       pump();
     });
 }
+
+/** Errors caused by what an item holds (SQLSTATE class 22 data exception, 23 integrity), not by the database. */
+export function isItemError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === "string" && /^2[23]/.test(code);
+}
+
+/**
+ * A batch runner that, when a batch fails on what one item holds (`isItemError`: the failed statement changed
+ * nothing), runs the items again one at a time, so that item fails alone instead of every caller it shared
+ * the statement with. A hostile request can then never fail its neighbours.
+ */
+export function isolatingItemErrors<I, O>(run: (items: I[]) => Promise<O[]>): BatchRunner<I, O> {
+  return async (items) => {
+    try {
+      return await run(items);
+    } catch (error) {
+      if (items.length <= 1 || !isItemError(error)) throw error;
+      const alone = await Promise.allSettled(items.map((item) => run([item])));
+      return alone.map((o) => (o.status === "rejected" ? new ItemFailure(o.reason) : (o.value[0] as O)));
+    }
+  };
+}

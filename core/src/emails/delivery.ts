@@ -1,4 +1,4 @@
-import { createBatcher } from "../db/batcher.ts";
+import { createBatcher, isolatingItemErrors } from "../db/batcher.ts";
 import { newId } from "../db/ids.ts";
 import type { Pool } from "../db/pool.ts";
 import { type EmailRow, toEmailRecord } from "./rows.ts";
@@ -198,11 +198,17 @@ export async function recordAttempt(
  */
 export function createDeliveryStore(pool: Pool) {
   const options = { concurrency: 2, maxBatch: 50 };
+  // One email's data error fails that delivery alone, not the deliveries that shared its statement.
   const claim = createBatcher(
-    (requests: { emailId: string; now?: Date | undefined }[]) => claimEmails(pool, requests),
+    isolatingItemErrors((requests: { emailId: string; now?: Date | undefined }[]) =>
+      claimEmails(pool, requests),
+    ),
     options,
   );
-  const record = createBatcher((attempts: AttemptToRecord[]) => recordAttempts(pool, attempts), options);
+  const record = createBatcher(
+    isolatingItemErrors((attempts: AttemptToRecord[]) => recordAttempts(pool, attempts)),
+    options,
+  );
   return {
     claim: (emailId: string, now?: Date) => claim({ emailId, now }),
     record: (attempt: AttemptToRecord) => record(attempt),

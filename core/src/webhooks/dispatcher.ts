@@ -1,4 +1,4 @@
-import { type BatchRunner, createBatcher, ItemFailure } from "../db/batcher.ts";
+import { createBatcher, isolatingItemErrors } from "../db/batcher.ts";
 import type { Pool } from "../db/pool.ts";
 import {
   type AttemptOutcome,
@@ -32,28 +32,6 @@ export interface WebhookDispatcher {
 // Two statements in flight per kind: one is being answered while the next gathers.
 const BATCHING = { concurrency: 2, maxBatch: 100 };
 
-/** Errors caused by what an item holds (SQLSTATE class 22 data exception, 23 integrity), not by the database. */
-function isItemError(error: unknown): boolean {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  return typeof code === "string" && /^2[23]/.test(code);
-}
-
-/**
- * A batch that fails on what one item holds is run again one item at a time (the failed statement changed
- * nothing), so that item fails alone instead of every stream it shared the statement with.
- */
-function isolating<I, O>(run: (items: I[]) => Promise<O[]>): BatchRunner<I, O> {
-  return async (items) => {
-    try {
-      return await run(items);
-    } catch (error) {
-      if (items.length <= 1 || !isItemError(error)) throw error;
-      const alone = await Promise.allSettled(items.map((item) => run([item])));
-      return alone.map((o) => (o.status === "rejected" ? new ItemFailure(o.reason) : (o.value[0] as O)));
-    }
-  };
-}
-
 /**
  * Claims and records through shared statements: a worker sends to many streams at once, and their claims and
  * successful attempts ride together in one `mailroom_webhook_claim_heads` / `mailroom_webhook_record_successes`
@@ -64,11 +42,13 @@ function isolating<I, O>(run: (items: I[]) => Promise<O[]>): BatchRunner<I, O> {
  */
 export function createWebhookDispatcher(pool: Pool, options: WebhookDispatcherOptions): WebhookDispatcher {
   const claim = createBatcher(
-    isolating((streams: WebhookStream[]) => claimStreamHeads(pool, streams, options.now(), options.leaseMs)),
+    isolatingItemErrors((streams: WebhookStream[]) =>
+      claimStreamHeads(pool, streams, options.now(), options.leaseMs),
+    ),
     BATCHING,
   );
   const record = createBatcher(
-    isolating(async (attempts: DeliveredAttempt[]) => {
+    isolatingItemErrors(async (attempts: DeliveredAttempt[]) => {
       await recordSuccesses(pool, attempts);
       return attempts.map((): AttemptOutcome => ({ kind: "succeeded" }));
     }),
