@@ -197,7 +197,9 @@ export async function recordAttempt(
  * together in one `mailroom_claim_emails` / `mailroom_record_attempts` call instead of one round trip each.
  */
 export function createDeliveryStore(pool: Pool) {
-  const options = { concurrency: 2, maxBatch: 50 };
+  // One statement in flight per kind, the next gathering meanwhile: measured fuller batches and ~15 % more
+  // deliveries/s than two in flight (make bench), since round trips, not statements, are the cost.
+  const options = { concurrency: 1, maxBatch: 50 };
   // One email's data error fails that delivery alone, not the deliveries that shared its statement.
   const claim = createBatcher(
     isolatingItemErrors((requests: { emailId: string; now?: Date | undefined }[]) =>

@@ -63,14 +63,14 @@ export type RequestAuthenticator = (
 /**
  * The API's authentication with its rate limiting: reads the key and, only when the presented secret's hash
  * matches and the key is active, counts the request against its rate-limit windows in the same statement.
- * Concurrent requests share that statement (two in flight at most, the others gather for the next), so
+ * Concurrent requests share that statement (one in flight, the others gather for the next), so
  * under load a request costs a fraction of a round trip; the key is still read from Postgres for every
  * request, after it arrived, so a revoke takes effect on the very next one. The decision itself is made
  * here, per request, with the constant-time comparison, exactly as `authenticateKey`.
  */
 export function createRequestAuthenticator(db: Queryable, policy: RateLimitPolicy): RequestAuthenticator {
   const lookup = createBatcher((lookups: AuthLookup[]) => findKeysForAuthCounting(db, lookups, policy), {
-    concurrency: 2,
+    concurrency: 1,
     maxBatch: 200,
   });
   return async (authorization, now = new Date()) => {
