@@ -103,6 +103,9 @@ declare
   v_wait_endpoints uuid[] := '{}';
   v_wait_streams text[] := '{}';
   v_wait_at timestamptz[] := '{}';
+  v_lease_endpoints uuid[] := '{}';
+  v_lease_streams text[] := '{}';
+  v_lease_at timestamptz[] := '{}';
 begin
   -- Deliveries fanned out while their endpoint was being disabled fail like the others did.
   v_disabled := array(select id from webhook_endpoints where id = any(p_endpoint_ids) and not enabled);
@@ -155,7 +158,10 @@ begin
                 when h.lease_until > p_now then 'busy'
                 when h.next_attempt_at > p_now then 'wait'
                 else 'busy' end,
-           c.id, c.event_id, c.attempts, c.schedule_step, h.next_attempt_at, e.url, v.type, v.created_at,
+           c.id, c.event_id, c.attempts, c.schedule_step,
+           -- For a head leased elsewhere: when that lease ends (see the wake-up below).
+           case when c.id is null and h.lease_until > p_now then h.lease_until else h.next_attempt_at end,
+           e.url, v.type, v.created_at,
            v.data, e.secrets
     from wanted w
     left join head h on h.n = w.n
@@ -168,6 +174,10 @@ begin
       v_wait_endpoints := v_wait_endpoints || p_endpoint_ids[r.n];
       v_wait_streams := v_wait_streams || p_streams[r.n];
       v_wait_at := v_wait_at || r.next_attempt_at;
+    elsif r.outcome = 'busy' and r.next_attempt_at > p_now then
+      v_lease_endpoints := v_lease_endpoints || p_endpoint_ids[r.n];
+      v_lease_streams := v_lease_streams || p_streams[r.n];
+      v_lease_at := v_lease_at || r.next_attempt_at;
     end if;
     return next r;
   end loop;
@@ -179,6 +189,20 @@ begin
              row('webhook_deliver', json_build_object('endpointId', e, 'streams', json_build_array(s)), null,
                  at, 25, 'webhook:' || e || ':' || s, null, null)::graphile_worker.job_spec
       from unnest(v_wait_endpoints, v_wait_streams, v_wait_at) as u(e, s, at)
+    ));
+  end if;
+
+  -- A head leased to someone else wakes the stream again when that lease ends, under a key of its own (it
+  -- must never move the stream's ordinary wake-up): if the holder is alive it will have moved on and the
+  -- wake-up finds the stream idle or continues it; if the holder's job failed after its claim (a database
+  -- blip, a crash), nothing else would pick the stream up before its next event.
+  if cardinality(v_lease_endpoints) > 0 then
+    perform graphile_worker.add_jobs(array(
+      select distinct on (e, s)
+             row('webhook_deliver', json_build_object('endpointId', e, 'streams', json_build_array(s)), null,
+                 at, 25, 'webhook-lease:' || e || ':' || s, null, null)::graphile_worker.job_spec
+      from unnest(v_lease_endpoints, v_lease_streams, v_lease_at) as u(e, s, at)
+      order by e, s, at desc
     ));
   end if;
 end

@@ -92,6 +92,28 @@ describe("claimStreamHeads", () => {
     expect(delivery(next).eventId).toBe(eventIds[1]?.[0]);
   });
 
+  it("wakes a stream whose head is leased elsewhere when the lease ends (its holder may have failed)", async () => {
+    const { endpoint, stream } = await setup([["a"]]);
+    const now = new Date();
+    const [head] = await claimStreamHeads(db.pool, [stream("a")], now, LEASE_MS);
+    delivery(head);
+    // The holder's job fails here without recording; its retry (or a new event) finds the head busy.
+    const [retry] = await claimStreamHeads(db.pool, [stream("a")], new Date(now.getTime() + 2_000), LEASE_MS);
+    expect(retry?.kind).toBe("busy");
+    const { rows } = await db.pool.query<{ run_at: Date }>(
+      `select run_at from graphile_worker.jobs where key = $1`,
+      [`webhook-lease:${endpoint.id}:email:a`],
+    );
+    expect(rows.map((r) => r.run_at.getTime())).toEqual([now.getTime() + LEASE_MS]);
+    const [afterLease] = await claimStreamHeads(
+      db.pool,
+      [stream("a")],
+      new Date(now.getTime() + LEASE_MS),
+      LEASE_MS,
+    );
+    expect(afterLease?.kind).toBe("deliver");
+  });
+
   it("answers wait for a head not yet due and schedules its wake-up at that time", async () => {
     const { endpoint, stream } = await setup([["a"]]);
     const later = new Date(Date.now() + 3_600_000);
