@@ -8,6 +8,8 @@ import type { ApiDeps } from "./deps.ts";
 export interface TlsMaterial {
   cert: string | Buffer;
   key: string | Buffer;
+  /** The files they were read from: re-read every `api.tlsReloadSeconds`, so a renewal needs no restart. */
+  files?: { certFile: string; keyFile: string };
 }
 
 export interface ApiServer {
@@ -36,7 +38,37 @@ const HTTPS_REQUIRED_RESPONSE = [
 /** Reads the TLS certificate and key named in config. */
 export async function readTlsFiles(files: { certFile: string; keyFile: string }): Promise<TlsMaterial> {
   const [cert, key] = await Promise.all([readFile(files.certFile), readFile(files.keyFile)]);
-  return { cert, key };
+  return { cert, key, files: { certFile: files.certFile, keyFile: files.keyFile } };
+}
+
+/**
+ * Re-reads the certificate files on a timer and, when they changed, serves the new pair to new connections
+ * (`setSecureContext`); open connections keep theirs. A pair that cannot be read or does not match is
+ * logged and skipped, so a half-written renewal never takes the API down. Returns the timer's stop.
+ */
+function reloadTlsOnChange(https: HttpsServer, tls: TlsMaterial, deps: ApiDeps): () => void {
+  const files = tls.files;
+  const seconds = deps.config.api.tlsReloadSeconds;
+  if (!files || seconds <= 0) return () => {};
+  let current = Buffer.concat([Buffer.from(tls.cert), Buffer.from(tls.key)]);
+  const timer = setInterval(() => {
+    void readTlsFiles(files)
+      .then(({ cert, key }) => {
+        const next = Buffer.concat([Buffer.from(cert), Buffer.from(key)]);
+        if (next.equals(current)) return;
+        https.setSecureContext({ cert, key, minVersion: "TLSv1.2" });
+        current = next;
+        deps.logger.info({ certFile: files.certFile }, "serving the renewed TLS certificate");
+      })
+      .catch((error: unknown) => {
+        deps.logger.warn(
+          { err: error, certFile: files.certFile },
+          "could not load the TLS certificate and key; still serving the previous pair",
+        );
+      });
+  }, seconds * 1000);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /**
@@ -53,6 +85,7 @@ export async function startApiServer(deps: ApiDeps, tls: TlsMaterial): Promise<A
     },
   });
   await app.ready();
+  const stopReloading = reloadTlsOnChange(https, tls, deps);
 
   const sockets = new Set<Socket>();
   const gate = createNetServer((socket) => {
@@ -85,6 +118,7 @@ export async function startApiServer(deps: ApiDeps, tls: TlsMaterial): Promise<A
     url: `https://${host}:${port}`,
     port,
     close: async () => {
+      stopReloading();
       const closed = new Promise<void>((resolve) => gate.close(() => resolve()));
       // Finish in-flight requests, then drop whatever idles.
       await app.close();

@@ -40,6 +40,7 @@ const envSchema = z.object({
   MAILROOM_API_PORT: port.default(8443),
   MAILROOM_TLS_CERT_FILE: optionalPath,
   MAILROOM_TLS_KEY_FILE: optionalPath,
+  MAILROOM_TLS_RELOAD_SECONDS: z.coerce.number().min(0).max(86_400).default(60),
   MAILROOM_INTERNAL_HOST: z.string().min(1).default("127.0.0.1"),
   MAILROOM_API_INTERNAL_PORT: port.default(9464),
   MAILROOM_BODY_LIMIT_BYTES: z.coerce
@@ -129,6 +130,7 @@ function buildConfig(e: z.infer<typeof envSchema>) {
       port: e.MAILROOM_API_PORT,
       internalPort: e.MAILROOM_API_INTERNAL_PORT,
       bodyLimitBytes: e.MAILROOM_BODY_LIMIT_BYTES,
+      tlsReloadSeconds: e.MAILROOM_TLS_RELOAD_SECONDS,
       tls:
         e.MAILROOM_TLS_CERT_FILE && e.MAILROOM_TLS_KEY_FILE
           ? { certFile: e.MAILROOM_TLS_CERT_FILE, keyFile: e.MAILROOM_TLS_KEY_FILE }
