@@ -5,6 +5,14 @@
 -- These functions do each step in one call, and the claim and success record for many streams at once, so
 -- concurrent deliveries share statements.
 
+-- Fan-outs run as separate jobs and may commit out of order (graphile-worker fetches several jobs at once),
+-- so an email's later event could get its delivery before an earlier one. Each event records when it was
+-- fanned out; a claim does not hand out a head while an earlier event of its stream still waits for its
+-- fan-out. Events written before this migration count as fanned out.
+alter table webhook_events add column fanned_out_at timestamptz default now();
+alter table webhook_events alter column fanned_out_at drop default;
+create index webhook_events_unfanned on webhook_events (account, stream, seq) where fanned_out_at is null;
+
 -- Writes outbox events (ids given, in order) that some enabled endpoint subscribes to, and adds one fan-out
 -- job for them, in the caller's transaction. Returns the ids written, in the given order.
 create function mailroom_emit_webhook_events(
@@ -44,6 +52,7 @@ declare
   v_created integer;
   v_jobs graphile_worker.job_spec[];
 begin
+  update webhook_events set fanned_out_at = now() where id = any(p_event_ids) and fanned_out_at is null;
   with created as (
     insert into webhook_deliveries (endpoint_id, event_id, stream, event_seq)
     select p.id, v.id, v.stream, v.seq
@@ -129,10 +138,14 @@ begin
       from webhook_endpoints p where p.id = any(p_endpoint_ids)
     ), head as (
       select w.n, w.endpoint_id, h.id, h.next_attempt_at, h.lease_until,
-             row_number() over (partition by h.id order by w.n) as asker
+             row_number() over (partition by h.id order by w.n) as asker,
+             -- An earlier event of the stream not fanned out yet: it goes first, once its fan-out commits.
+             exists (select 1 from webhook_events cur join webhook_events ev
+                       on ev.account = cur.account and ev.stream = cur.stream and ev.seq < cur.seq
+                     where cur.id = h.event_id and ev.fanned_out_at is null) as blocked
       from wanted w
       cross join lateral (
-        select d.id, d.next_attempt_at, d.lease_until from webhook_deliveries d
+        select d.id, d.event_id, d.next_attempt_at, d.lease_until from webhook_deliveries d
         where d.endpoint_id = w.endpoint_id and d.stream = w.stream and d.state = 'pending'
         order by d.event_seq limit 1
       ) h
@@ -148,7 +161,7 @@ begin
           and (x.lease_until is null or x.lease_until <= p_now)
         for update skip locked
       ) l
-      where h.asker = 1
+      where h.asker = 1 and not h.blocked
     ), claimed as (
       update webhook_deliveries d set lease_until = p_lease_until
       where d.id = any(array(select id from due))
@@ -158,11 +171,14 @@ begin
            case when h.id is null or e.id is null or not e.enabled then 'idle'
                 when c.id is not null and h.asker = 1 then 'deliver'
                 when h.lease_until > p_now then 'busy'
-                when h.next_attempt_at > p_now then 'wait'
+                when h.next_attempt_at > p_now or h.blocked then 'wait'
                 else 'busy' end,
            c.id, c.event_id, c.attempts, c.schedule_step,
-           -- For a head leased elsewhere: when that lease ends (see the wake-up below).
-           case when c.id is null and h.lease_until > p_now then h.lease_until else h.next_attempt_at end,
+           -- For a head leased elsewhere: when that lease ends (see the wake-up below). For a head behind an
+           -- event not yet fanned out: a second from now, by when that fan-out has normally committed.
+           case when c.id is null and h.lease_until > p_now then h.lease_until
+                when c.id is null and h.blocked then greatest(h.next_attempt_at, p_now + interval '1 second')
+                else h.next_attempt_at end,
            e.url, v.type, v.created_at,
            v.data, e.secrets
     from wanted w

@@ -118,6 +118,21 @@ describe("claimStreamHeads", () => {
     expect(afterLease?.kind).toBe("deliver");
   });
 
+  it("holds a head back while an earlier event of its stream waits for its fan-out (fan-outs may commit out of order)", async () => {
+    const { account, stream } = await setup([]);
+    const emitOne = (type: string) =>
+      withTransaction(db.pool, (client) => emitEvents(client, [{ account, type, data: { emailId: "o" } }]));
+    const [earlier] = await emitOne("email.queued");
+    const [later] = await emitOne("email.delivered");
+    // The later event's fan-out commits first.
+    expect(await fanOutEvents(db.pool, [String(later)])).toBe(1);
+    const [held] = await claimStreamHeads(db.pool, [stream("o")], new Date(), LEASE_MS);
+    expect(held?.kind).toBe("wait");
+    expect(await fanOutEvents(db.pool, [String(earlier)])).toBe(1);
+    const [first] = await claimStreamHeads(db.pool, [stream("o")], new Date(), LEASE_MS);
+    expect(delivery(first).eventId).toBe(earlier);
+  });
+
   it("answers wait for a head not yet due and schedules its wake-up at that time", async () => {
     const { endpoint, stream } = await setup([["a"]]);
     const later = new Date(Date.now() + 3_600_000);
