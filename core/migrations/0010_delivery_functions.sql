@@ -54,10 +54,8 @@ begin
   )
   select array_agg(id) into v_written from written;
   if v_written is not null then
-    -- One queue for every fan-out, so fan-outs run one at a time in the order their events were written:
-    -- an email's later event can then never have its delivery before an earlier event has its own.
     perform graphile_worker.add_job('webhook_fanout', json_build_object('eventIds', v_written),
-                                    queue_name => 'webhook_fanout', max_attempts => 25);
+                                    max_attempts => 25);
   end if;
 end
 $$;

@@ -33,10 +33,8 @@ begin
   select array_agg(u.id order by u.n) into v_written
   from unnest(p_ids) with ordinality as u(id, n) where u.id in (select id from written);
   if v_written is not null then
-    -- One queue for every fan-out, so fan-outs run one at a time in the order their events were written:
-    -- an email's later event can then never have its delivery before an earlier event has its own.
     perform graphile_worker.add_job('webhook_fanout', json_build_object('eventIds', v_written),
-                                    queue_name => 'webhook_fanout', max_attempts => 25);
+                                    max_attempts => 25);
   end if;
   return coalesce(v_written, '{}');
 end

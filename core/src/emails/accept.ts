@@ -95,9 +95,8 @@ function acceptSql(withAttachments: boolean): string {
        order by r.n
        returning id
      ), fanout as (
-       -- In the one fan-out queue (see migration 0010): fan-outs run in the order their events were written.
        select graphile_worker.add_job('webhook_fanout', json_build_object('eventIds', json_agg(id)),
-                                      queue_name => 'webhook_fanout', max_attempts => 25)
+                                      max_attempts => 25)
        from hooks having count(*) > 0
      ), jobs as (
        select graphile_worker.add_jobs(array(

@@ -1,11 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { acceptItem } from "../../../test/support/accept-item.ts";
 import { createTestDatabase, type TestDatabase } from "../../../test/support/db.ts";
 import { withTransaction } from "../db/pool.ts";
-import { acceptEmails } from "../emails/accept.ts";
-import { appendEvents } from "../emails/events.ts";
-import { createKey } from "../keys/store.ts";
 import { getDelivery, listDeliveries } from "./deliveries.ts";
 import {
   type ClaimedDelivery,
@@ -211,23 +207,5 @@ describe("createWebhookDispatcher", () => {
       "rejected",
       "deliver",
     ]);
-  });
-});
-
-describe("fan-out order", () => {
-  it("puts every fan-out job in the one serial queue, from the outbox, the email timeline and the accept", async () => {
-    const { account } = await setup([]);
-    await db.pool.query("delete from graphile_worker._private_jobs");
-    await withTransaction(db.pool, (client) =>
-      emitEvents(client, [{ account, type: "domain.verified", data: { domainId: "d" } }]),
-    );
-    const { key } = await createKey(db.pool, { account, scopes: ["send"], expires: "never" });
-    const [accepted] = await acceptEmails(db.pool, { hostname: "test" }, [acceptItem(account, key.keyId)]);
-    await appendEvents(db.pool, [String(accepted?.messageId)], "delivered", { response: "250 ok" });
-    const { rows } = await db.pool.query<{ queue_name: string | null }>(
-      `select queue_name from graphile_worker.jobs where task_identifier = 'webhook_fanout'`,
-    );
-    // Serial: a later event of an email can never get its delivery before an earlier one has its own.
-    expect(rows.map((r) => r.queue_name)).toEqual(["webhook_fanout", "webhook_fanout", "webhook_fanout"]);
   });
 });
