@@ -149,7 +149,7 @@ describe("webhook deliveries sharing statements", () => {
   });
 
   it("retries a failed POST alone: the successes it was sent with are recorded once", async () => {
-    const { batches, emit, deliveries } = await start();
+    const { emit, deliveries } = await start();
     receiver.respond((request, index) =>
       emailOf(request) === "e3" && index < 12 ? { status: 500, body: "try later" } : { status: 204 },
     );
@@ -161,7 +161,8 @@ describe("webhook deliveries sharing statements", () => {
     expect(attempts.filter((a) => a.length === 1 && a[0] === 204)).toHaveLength(11);
     expect(attempts.filter((a) => a.length === 2)).toEqual([[500, 204]]);
     expect(receiver.received).toHaveLength(13);
-    expect(batches.largest("mailroom_webhook_record_successes")).toBeGreaterThan(1);
+    // Whether these twelve successes shared a statement depends on timing (a loaded machine may record them
+    // one by one); the first test, with 72 deliveries, is the one that checks sharing happens.
   });
 
   it("records an answer carrying a NUL byte without failing the statement it shares", async () => {
