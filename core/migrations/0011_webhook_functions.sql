@@ -109,12 +109,10 @@ create function mailroom_webhook_claim_heads(
 declare
   r mailroom_webhook_claim;
   v_disabled uuid[];
-  v_wait_endpoints uuid[] := '{}';
-  v_wait_streams text[] := '{}';
-  v_wait_at timestamptz[] := '{}';
-  v_lease_endpoints uuid[] := '{}';
-  v_lease_streams text[] := '{}';
-  v_lease_at timestamptz[] := '{}';
+  v_wake_keys text[] := '{}';
+  v_wake_endpoints uuid[] := '{}';
+  v_wake_streams text[] := '{}';
+  v_wake_at timestamptz[] := '{}';
 begin
   -- Deliveries fanned out while their endpoint was being disabled fail like the others did.
   v_disabled := array(select id from webhook_endpoints where id = any(p_endpoint_ids) and not enabled);
@@ -186,39 +184,29 @@ begin
     left join webhook_events v on v.id = c.event_id
     order by w.n
   loop
-    if r.outcome = 'wait' then
-      v_wait_endpoints := v_wait_endpoints || p_endpoint_ids[r.n];
-      v_wait_streams := v_wait_streams || p_streams[r.n];
-      v_wait_at := v_wait_at || r.next_attempt_at;
-    elsif r.outcome = 'busy' and r.next_attempt_at > p_now then
-      v_lease_endpoints := v_lease_endpoints || p_endpoint_ids[r.n];
-      v_lease_streams := v_lease_streams || p_streams[r.n];
-      v_lease_at := v_lease_at || r.next_attempt_at;
+    -- Woken early (a new event, a replay): sleep again until the head is due. A head leased to someone else
+    -- wakes the stream when that lease ends, under a key of its own (it must never move the stream's
+    -- ordinary wake-up): if the holder is alive it will have moved on and the wake-up finds the stream idle
+    -- or continues it; if the holder's job failed after its claim (a database blip, a crash), nothing else
+    -- would pick the stream up before its next event.
+    if r.outcome = 'wait' or (r.outcome = 'busy' and r.next_attempt_at > p_now) then
+      v_wake_keys := v_wake_keys || (case when r.outcome = 'wait' then 'webhook:' else 'webhook-lease:' end
+                                     || p_endpoint_ids[r.n] || ':' || p_streams[r.n]);
+      v_wake_endpoints := v_wake_endpoints || p_endpoint_ids[r.n];
+      v_wake_streams := v_wake_streams || p_streams[r.n];
+      v_wake_at := v_wake_at || r.next_attempt_at;
     end if;
     return next r;
   end loop;
 
-  -- Woken early (a new event, a replay): sleep again until the head is due, in the same transaction.
-  if cardinality(v_wait_endpoints) > 0 then
+  -- The wake-ups, in the same transaction.
+  if cardinality(v_wake_keys) > 0 then
     perform graphile_worker.add_jobs(array(
-      select distinct on (e, s)
+      select distinct on (k)
              row('webhook_deliver', json_build_object('endpointId', e, 'streams', json_build_array(s)), null,
-                 at, 25, 'webhook:' || e || ':' || s, null, null)::graphile_worker.job_spec
-      from unnest(v_wait_endpoints, v_wait_streams, v_wait_at) as u(e, s, at)
-    ));
-  end if;
-
-  -- A head leased to someone else wakes the stream again when that lease ends, under a key of its own (it
-  -- must never move the stream's ordinary wake-up): if the holder is alive it will have moved on and the
-  -- wake-up finds the stream idle or continues it; if the holder's job failed after its claim (a database
-  -- blip, a crash), nothing else would pick the stream up before its next event.
-  if cardinality(v_lease_endpoints) > 0 then
-    perform graphile_worker.add_jobs(array(
-      select distinct on (e, s)
-             row('webhook_deliver', json_build_object('endpointId', e, 'streams', json_build_array(s)), null,
-                 at, 25, 'webhook-lease:' || e || ':' || s, null, null)::graphile_worker.job_spec
-      from unnest(v_lease_endpoints, v_lease_streams, v_lease_at) as u(e, s, at)
-      order by e, s, at desc
+                 at, 25, k, null, null)::graphile_worker.job_spec
+      from unnest(v_wake_keys, v_wake_endpoints, v_wake_streams, v_wake_at) as u(k, e, s, at)
+      order by k, at desc
     ));
   end if;
 end
