@@ -2,13 +2,15 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
+import { afterAll, beforeAll } from "vitest";
 import { type ApiServer, startApiServer } from "../../api/src/index.ts";
 import { type Config, loadConfig } from "../../core/src/config/index.ts";
+import { createKey } from "../../core/src/keys/index.ts";
 import { createLogger, createMetrics, type Logger, type Metrics } from "../../core/src/telemetry/index.ts";
 import { ensureLocalCertificates } from "../../core/src/tls/index.ts";
 import { createSigner, createTransport } from "../../worker/src/index.ts";
 import { startWorker, type WorkerHandle } from "../../worker/src/runner.ts";
-import type { TestDatabase } from "./db.ts";
+import { createTestDatabase, type TestDatabase } from "./db.ts";
 import { httpsRequest } from "./https.ts";
 
 /** The key-encryption key every test stack shares, so API-created domains can be signed by the worker. */
@@ -105,4 +107,23 @@ export async function startWorkerStack(
     { pollIntervalMs: 200 },
   );
   return { ...handle, metrics };
+}
+
+/**
+ * For a test file of the sending routes: one database and one API for the file, and a `send`-scoped key of
+ * the `default` account, handed to `use` before the first test; all closed after the last one.
+ */
+export function useSendApi(use: (stack: { db: TestDatabase; api: ApiStack; key: string }) => void): void {
+  let db: TestDatabase | undefined;
+  let api: ApiStack | undefined;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    api = await startApiStack(db);
+    const { fullKey } = await createKey(db.pool, { account: "default", scopes: ["send"], expires: "never" });
+    use({ db, api, key: fullKey });
+  });
+  afterAll(async () => {
+    await api?.close();
+    await db?.drop();
+  });
 }

@@ -1,22 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKey } from "../../../../../core/src/keys/index.ts";
-import { createTestDatabase, type TestDatabase } from "../../../../../test/support/db.ts";
-import { type ApiStack, startApiStack } from "../../../../../test/support/stack.ts";
+import { describe, expect, it } from "vitest";
+import type { TestDatabase } from "../../../../../test/support/db.ts";
+import { type ApiStack, useSendApi } from "../../../../../test/support/stack.ts";
 
 const HOUR = 60 * 60 * 1000;
 
 let db: TestDatabase;
 let api: ApiStack;
 let key: string;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  api = await startApiStack(db, { env: { MAILROOM_ALLOW_UNVERIFIED_FROM: "true" } });
-  ({ fullKey: key } = await createKey(db.pool, { account: "default", scopes: ["send"], expires: "never" }));
-});
-afterAll(async () => {
-  await api.close();
-  await db.drop();
+useSendApi((stack) => {
+  ({ db, api, key } = stack);
 });
 
 const item = (n: number, extra: Record<string, unknown> = {}) => ({

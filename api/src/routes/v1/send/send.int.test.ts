@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKey } from "../../../../../core/src/keys/index.ts";
-import { createTestDatabase, type TestDatabase } from "../../../../../test/support/db.ts";
-import { type ApiStack, startApiStack } from "../../../../../test/support/stack.ts";
+import { describe, expect, it } from "vitest";
+import type { TestDatabase } from "../../../../../test/support/db.ts";
+import { type ApiStack, useSendApi } from "../../../../../test/support/stack.ts";
 
 const BASE = { from: "Acme <hello@acme.test>", to: "you@example.test", subject: "Hi", text: "Hello" };
 const HOUR = 60 * 60 * 1000;
@@ -10,15 +9,8 @@ const DAY = 24 * HOUR;
 let db: TestDatabase;
 let api: ApiStack;
 let key: string;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  api = await startApiStack(db, { env: { MAILROOM_ALLOW_UNVERIFIED_FROM: "true" } });
-  ({ fullKey: key } = await createKey(db.pool, { account: "default", scopes: ["send"], expires: "never" }));
-});
-afterAll(async () => {
-  await api.close();
-  await db.drop();
+useSendApi((stack) => {
+  ({ db, api, key } = stack);
 });
 
 interface Answer {
