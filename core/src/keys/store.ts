@@ -108,8 +108,6 @@ export interface AuthLookupResult {
   hits: Array<{ bucket: string; hits: number }>;
 }
 
-type CountedRow = KeyRow & { secret_sha256: Buffer };
-
 /**
  * The keys of several requests with their secret hashes, in ONE statement, counting each request whose
  * presented hash matches an active key against its key's and account's rate-limit windows (an
@@ -124,30 +122,37 @@ export async function findKeysForAuthCounting(
   policy: { perKey: number; perAccount: number },
 ): Promise<Array<AuthLookupResult | undefined>> {
   const { rows } = await db.query<
-    CountedRow & { counted: Array<{ bucket: string; window: string; hits: number }> }
+    KeyRow & { n: string; secret_sha256: Buffer; hits: AuthLookupResult["hits"] }
   >({
     // Named: planned once per connection, not on every request.
     name: "mailroom_auth_counting",
     text: `with req as (
-       select * from unnest($1::text[], $2::bytea[], $3::timestamptz[], $4::timestamptz[]) as t(key_id, presented, at, win)
+       select * from unnest($1::text[], $2::bytea[], $3::timestamptz[], $4::timestamptz[])
+         with ordinality as t(key_id, presented, at, win, n)
      ), k as (
        select ${COLUMNS}, secret_sha256 from api_keys where key_id in (select key_id from req)
-     ), counted as (
-       insert into rate_limit_counters (bucket, window_start, hits)
-       select b.bucket, req.win, count(*)
+     ), hit as (
+       select req.n, b.bucket, req.win
        from req join k on k.key_id = req.key_id,
             lateral (values ('key:' || k.key_id, coalesce(k.rate_limit_per_second, $5)),
                             ('account:' || k.account, $6)) as b(bucket, lim)
        where k.secret_sha256 = req.presented and k.revoked_at is null and (k.expires_at is null or k.expires_at > req.at)
          and b.lim > 0
-       group by b.bucket, req.win
-       order by b.bucket, req.win
+     ), counted as (
+       insert into rate_limit_counters (bucket, window_start, hits)
+       select bucket, win, count(*) from hit group by bucket, win order by bucket, win
        on conflict (bucket, window_start) do update set hits = rate_limit_counters.hits + excluded.hits
        returning bucket, window_start, hits
+     ), placed as (
+       select h.n, h.bucket,
+              c.hits - count(*) over w + row_number() over (w order by h.n) as hits
+       from hit h join counted c on c.bucket = h.bucket and c.window_start = h.win
+       window w as (partition by h.bucket, h.win)
      )
-     select k.*, coalesce((select json_agg(json_build_object('bucket', c.bucket, 'window', c.window_start,
-                                                             'hits', c.hits)) from counted c), '[]'::json) as counted
-     from k`,
+     select req.n, k.*,
+            coalesce((select json_agg(json_build_object('bucket', p.bucket, 'hits', p.hits)) from placed p
+                      where p.n = req.n), '[]'::json) as hits
+     from req join k on k.key_id = req.key_id`,
     values: [
       lookups.map((l) => l.keyId),
       lookups.map((l) => l.presentedSha256),
@@ -157,35 +162,10 @@ export async function findKeysForAuthCounting(
       policy.perAccount,
     ],
   });
-  const byId = new Map(rows.map((row) => [row.key_id, row]));
-  // Final hit count per window after the statement, and how many of its requests counted in each.
-  const totals = new Map<string, number>();
-  for (const c of rows[0]?.counted ?? []) totals.set(`${c.bucket}@${new Date(c.window).getTime()}`, c.hits);
-  const windows = lookups.map((l) => {
-    const row = byId.get(l.keyId);
-    // The statement's own condition for counting a request.
-    const counted =
-      row?.secret_sha256.equals(l.presentedSha256) &&
-      row.revoked_at === null &&
-      (row.expires_at === null || row.expires_at.getTime() > l.now.getTime());
-    if (!row || !counted) return [];
-    const at = Math.floor(l.now.getTime() / 1000) * 1000;
-    return [`key:${row.key_id}`, `account:${row.account}`]
-      .map((bucket) => ({ bucket, id: `${bucket}@${at}` }))
-      .filter(({ id }) => totals.has(id)); // a bucket without a limit is not counted
-  });
-  const inStatement = new Map<string, number>();
-  for (const { id } of windows.flat()) inStatement.set(id, (inStatement.get(id) ?? 0) + 1);
-  const seen = new Map<string, number>();
-  return lookups.map((l, i) => {
-    const row = byId.get(l.keyId);
-    if (!row) return undefined;
-    const hits = (windows[i] ?? []).map(({ bucket, id }) => {
-      const place = (seen.get(id) ?? 0) + 1;
-      seen.set(id, place);
-      return { bucket, hits: (totals.get(id) ?? 0) - (inStatement.get(id) ?? 0) + place };
-    });
-    return { key: toRecord(row), secretSha256: row.secret_sha256, hits };
+  const byRequest = new Map(rows.map((row) => [Number(row.n) - 1, row]));
+  return lookups.map((_, i) => {
+    const row = byRequest.get(i);
+    return row ? { key: toRecord(row), secretSha256: row.secret_sha256, hits: row.hits } : undefined;
   });
 }
 
