@@ -11,6 +11,7 @@ import {
 import { Logger, run } from "graphile-worker";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../test/support/db.ts";
+import { until } from "../../../test/support/wait.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../../../test/support/webhook-receiver.ts";
 import { FAST_RETRIES } from "../../../test/support/webhook-runner.ts";
 import { graphileWorkerOptions } from "../runner.ts";
@@ -95,14 +96,8 @@ async function start() {
 }
 
 /** Every delivery of the endpoint with its attempts, once all of them succeeded (or after 5 s). */
-async function allSucceeded(deliveries: () => ReturnType<Awaited<ReturnType<typeof start>>["deliveries"]>) {
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    const all = await deliveries();
-    if (all.every((d) => d.delivery.state === "succeeded") || Date.now() > deadline) return all;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+const allSucceeded = (deliveries: () => ReturnType<Awaited<ReturnType<typeof start>>["deliveries"]>) =>
+  until(deliveries, (all) => all.every((d) => d.delivery.state === "succeeded"));
 
 const emails = (n: number) => Array.from({ length: n }, (_, i) => `e${i}`);
 const emailOf = (r: { payload?: { data: Record<string, unknown> } | undefined }) =>

@@ -14,6 +14,7 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../test/support/db.ts";
 import { startDnsServer, type TestDnsServer } from "../../../test/support/dns-server.ts";
+import { sleep, until } from "../../../test/support/wait.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../../../test/support/webhook-receiver.ts";
 import { startWebhookRunner } from "../../../test/support/webhook-runner.ts";
 import type { WebhookTaskDeps } from "./webhook-deliver.ts";
@@ -64,7 +65,6 @@ async function endpoint(url: string, events: string[] = []) {
 }
 
 const emit = (events: OutboxEvent[]) => withTransaction(db.pool, (client) => emitEvents(client, events));
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The endpoint's one delivery with its attempts, once fan-out has made it (empty attempts until then). */
 async function onlyDelivery(account: string, endpointId: string) {
@@ -72,19 +72,6 @@ async function onlyDelivery(account: string, endpointId: string) {
   if (data.length > 1) throw new Error(`expected one delivery, found ${data.length}`);
   if (!data[0]) return { delivery: undefined, attempts: [] };
   return getDelivery(db.pool, account, endpointId, data[0].id);
-}
-
-async function until<T>(
-  read: () => Promise<T>,
-  accept: (value: T) => boolean,
-  timeoutMs = 5_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (accept(value) || Date.now() > deadline) return value;
-    await sleep(25);
-  }
 }
 
 describe("webhook delivery through graphile-worker to a real receiver", () => {

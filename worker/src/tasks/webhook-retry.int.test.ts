@@ -12,6 +12,7 @@ import {
 } from "@mailroom/core/webhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../test/support/db.ts";
+import { sleep, until } from "../../../test/support/wait.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../../../test/support/webhook-receiver.ts";
 import { FAST_RETRIES, startWebhookRunner } from "../../../test/support/webhook-runner.ts";
 import type { WebhookTaskDeps } from "./webhook-deliver.ts";
@@ -56,21 +57,6 @@ async function start(options: Partial<WebhookTaskDeps> = {}) {
     return Promise.all(data.map((d) => getDelivery(db.pool, account, endpoint.id, d.id)));
   };
   return { account, endpoint, emit, deliveries };
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until<T>(
-  read: () => Promise<T>,
-  accept: (value: T) => boolean,
-  timeoutMs = 5_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (accept(value) || Date.now() > deadline) return value;
-    await sleep(25);
-  }
 }
 
 const gaps = (times: number[]) => times.slice(1).map((t, i) => t - (times[i] as number));
