@@ -11,7 +11,7 @@ import {
   verifyDomain,
 } from "@mailroom/core/domains";
 import { MailroomError } from "@mailroom/core/errors";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ApiDeps } from "../../../deps.ts";
 import { errorSchema } from "../send/schema.ts";
 import { createDomainBodySchema, domainListSchema, domainParamsSchema, domainSchema } from "./schema.ts";
@@ -100,6 +100,14 @@ export function domainRoutes(app: FastifyInstance, deps: ApiDeps): void {
     async (request) => ({ data: (await listDomains(deps.pool, request.apiKey.account)).map(presentDomain) }),
   );
 
+  /** The account's domain named in the path, or 404 (another account's domain is indistinguishable). */
+  const domainOf = async (request: FastifyRequest<{ Params: DomainParams }>) => {
+    const name = normalizeDomainName(request.params.domain);
+    const domain = await getDomain(deps.pool, request.apiKey.account, name);
+    if (!domain) throw notFound(name);
+    return domain;
+  };
+
   app.get<{ Params: DomainParams }>(
     "/v1/domains/:domain",
     {
@@ -110,12 +118,7 @@ export function domainRoutes(app: FastifyInstance, deps: ApiDeps): void {
         response: { 200: domainSchema, ...errors },
       },
     },
-    async (request) => {
-      const name = normalizeDomainName(request.params.domain);
-      const domain = await getDomain(deps.pool, request.apiKey.account, name);
-      if (!domain) throw notFound(name);
-      return presentDomain(domain);
-    },
+    async (request) => presentDomain(await domainOf(request)),
   );
 
   app.post<{ Params: DomainParams }>(
@@ -129,12 +132,10 @@ export function domainRoutes(app: FastifyInstance, deps: ApiDeps): void {
       },
     },
     async (request) => {
-      const name = normalizeDomainName(request.params.domain);
-      const domain = await getDomain(deps.pool, request.apiKey.account, name);
-      if (!domain) throw notFound(name);
+      const domain = await domainOf(request);
       // The outcome (and any domain.verified/failed event) is stored by verifyDomain in one transaction.
       const outcome = await verifyDomain({ db: deps.pool, lookup }, domain);
-      if (!outcome) throw notFound(name);
+      if (!outcome) throw notFound(domain.name);
       request.log.info({ domainId: domain.id, status: outcome.domain.status }, "domain checked");
       return presentDomain(outcome.domain);
     },
