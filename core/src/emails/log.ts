@@ -22,6 +22,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isEmailId = (value: string) => UUID.test(value);
 
 /**
+ * How far an email's id time (the clock of the pod that accepted it) may be from its created_at (the
+ * database's clock) for a time-range filter to still find it: the range is searched as an id range widened
+ * by this much, then filtered exactly on created_at.
+ */
+const ID_CLOCK_SLACK = "1 hour";
+
+/**
  * One page of an account's email log, newest first. Ids are UUIDv7, so id order is creation order and the
  * cursor is simply the last id seen: stable under concurrent inserts, no offset scans.
  */
@@ -38,8 +45,8 @@ export async function listEmails(
        and ($4::text is null or from_address = $4)
        and ($5::text is null or category = $5)
        and ($6::jsonb is null or tags @> $6::jsonb)
-       and ($7::timestamptz is null or created_at >= $7)
-       and ($8::timestamptz is null or created_at < $8)
+       and ($7::timestamptz is null or (created_at >= $7 and id >= mailroom_uuidv7_floor($7 - $11::interval)))
+       and ($8::timestamptz is null or (created_at < $8 and id < mailroom_uuidv7_floor($8 + $11::interval)))
        and ($9::uuid is null or id < $9)
      order by id desc
      limit $10`,
@@ -54,6 +61,7 @@ export async function listEmails(
       filter.until ?? null,
       filter.after ?? null,
       filter.limit + 1,
+      ID_CLOCK_SLACK,
     ],
   );
   return { data: rows.slice(0, filter.limit).map(toEmailRecord), hasMore: rows.length > filter.limit };

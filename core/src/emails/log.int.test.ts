@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { acceptItem } from "../../../test/support/accept-item.ts";
+import { createTestDatabase, type TestDatabase } from "../../../test/support/db.ts";
+import { newId } from "../db/ids.ts";
+import { createKey } from "../keys/index.ts";
+import { acceptEmails } from "./accept.ts";
+import { listEmails } from "./log.ts";
+
+let db: TestDatabase;
+let keyId: string;
+beforeAll(async () => {
+  db = await createTestDatabase();
+  keyId = (await createKey(db.pool, { account: "log", scopes: ["send"], expires: "never" })).key.keyId;
+});
+afterAll(async () => {
+  await db.drop();
+});
+
+const minutes = (n: number) => n * 60_000;
+
+describe("the email log's time range", () => {
+  it("bounds UUIDv7 ids by time: the floor of a millisecond sorts before its ids and after earlier ones", async () => {
+    const before = new Date();
+    const id = newId();
+    const { rows } = await db.pool.query<{ at_floor: boolean; later_floor: boolean; clamped: string[] }>(
+      `select $1::uuid >= mailroom_uuidv7_floor($2) as at_floor,
+              $1::uuid < mailroom_uuidv7_floor($2 + interval '2 ms') as later_floor,
+              array[mailroom_uuidv7_floor('1900-01-01Z')::text, mailroom_uuidv7_floor('infinity')::text] as clamped`,
+      [id, before],
+    );
+    expect(rows[0]).toEqual({
+      at_floor: true,
+      later_floor: true,
+      clamped: ["00000000-0000-0000-0000-000000000000", "ffffffff-ffff-0000-0000-000000000000"],
+    });
+  });
+
+  it("filters on created_at exactly, even when the id's clock was off by minutes", async () => {
+    const [a, b, c] = await acceptEmails(db.pool, { hostname: "test" }, [
+      acceptItem("log", keyId),
+      acceptItem("log", keyId),
+      acceptItem("log", keyId),
+    ]);
+    const ids = [a, b, c].map((r) => r?.messageId as string);
+    // As if the database's clock ran 20 minutes ahead of the pod that made the ids, and then behind.
+    await db.pool.query(`update emails set created_at = created_at + interval '20 minutes' where id = $1`, [
+      ids[0],
+    ]);
+    await db.pool.query(`update emails set created_at = created_at - interval '20 minutes' where id = $1`, [
+      ids[1],
+    ]);
+    const now = Date.now();
+    const page = async (since: number, until: number) =>
+      (await listEmails(db.pool, "log", { since: new Date(since), until: new Date(until), limit: 100 })).data
+        .map((e) => e.id)
+        .sort();
+    expect(await page(now + minutes(10), now + minutes(30))).toEqual([ids[0]]);
+    expect(await page(now - minutes(30), now - minutes(10))).toEqual([ids[1]]);
+    expect(await page(now - minutes(5), now + minutes(5))).toEqual([ids[2]]);
+    expect(await page(now - minutes(30), now + minutes(30))).toEqual([...ids].sort());
+    expect(await page(now + minutes(90), now + minutes(120))).toEqual([]);
+  });
+});
