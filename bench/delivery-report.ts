@@ -158,6 +158,33 @@ export function latencyLine(r: LatencyResult): string {
   );
 }
 
+/**
+ * The target as a CPU budget per message, from the same run's measurements: what 2× the baseline leaves per
+ * message once the signature and the sink are paid, beside what the baseline itself and Mailroom spend.
+ */
+export function cpuBudgetLine(
+  baseline: ThroughputResult,
+  mailroom: ThroughputResult,
+  signing: { oneCore: number },
+): string {
+  const cores = os.availableParallelism();
+  const target = TARGETS.throughputRatio * perSecond(baseline);
+  const budget = (cores * 1000) / target;
+  const sign = 1000 / signing.oneCore;
+  const sink = baseline.sinkCpuMs / baseline.check.arrived;
+  const left = budget - sign - sink;
+  const nodemailer = baseline.senderCpuMs / baseline.check.arrived - sign;
+  const ours = (mailroom.senderCpuMs + (mailroom.postgresCpuMs ?? 0)) / mailroom.check.arrived - sign;
+  const msg = (x: number) => x.toFixed(2);
+  return (
+    `CPU budget, from the same run: ${int(target)} emails/s on ${cores} cores leaves ${msg(budget)} ms of CPU per ` +
+    `message. The RSA signature takes ${msg(sign)} ms and the sink ${msg(sink)} ms, which leaves ${msg(left)} ms ` +
+    "for composing, SMTP, queueing and Postgres together. The baseline's nodemailer pool alone, with no " +
+    `database or queue, spends ${msg(nodemailer)} ms per message outside the signature; Mailroom's worker and ` +
+    `Postgres together spend ${msg(ours)} ms${mailroom.postgresCpuMs === undefined ? " (Postgres not measured)" : ""}.`
+  );
+}
+
 export interface Verdict {
   ratio: number;
   lines: string[];
@@ -243,6 +270,8 @@ export function sectionBody(
       `${int(TARGETS.throughputRatio * perSecond(baseline))} signed emails/s, ` +
       `${pct((TARGETS.throughputRatio * perSecond(baseline)) / info.signing.allCores)} of the whole machine's ` +
       "signing capacity before Postgres, the sink and the SMTP exchanges take any of the same two cores.",
+    "",
+    cpuBudgetLine(baseline, mailroom, info.signing),
     "",
     "Scenarios: **baseline** is nodemailer's pooled SMTP transport (Mailroom's relay pool options, " +
       `${info.concurrency} connections) with its built-in DKIM signer, ${info.concurrency} \`sendMail\` calls in ` +

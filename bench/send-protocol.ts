@@ -64,7 +64,7 @@ export interface LoadReport {
 export type LoadMessage = { type: "tick"; count: number } | { type: "done"; report: LoadReport };
 
 // A typical small transactional email: a few hundred bytes of JSON, text and HTML parts.
-function email(key: string, recipient: number): Record<string, unknown> {
+export function email(key: string, recipient: number): Record<string, unknown> {
   return {
     from: "Acme Receipts <receipts@acme.example>",
     to: `customer-${recipient}@example.net`,

@@ -1,7 +1,14 @@
 /** Figures and the BENCHMARKS.md section of bench/send.ts. */
 import os from "node:os";
 import { int, mark, ms, pct } from "./benchmarks-file.ts";
-import { emailsPerRequest, type LoadReport, type PhaseStats, type ScenarioKind } from "./send-protocol.ts";
+import type { AcceptCeiling } from "./send-ceiling.ts";
+import {
+  BATCH_SIZE,
+  emailsPerRequest,
+  type LoadReport,
+  type PhaseStats,
+  type ScenarioKind,
+} from "./send-protocol.ts";
 
 export const SECTION_HEADING = "## Sending API (make bench)";
 
@@ -115,8 +122,21 @@ export function verdict(results: ScenarioResult[]): Verdict {
   };
 }
 
+/** What the database alone does with the batch's work, beside the batch target. */
+function ceilingLine(c: AcceptCeiling): string {
+  const cpu = c.postgresCpu === undefined ? "" : ` with Postgres at ${pct(c.postgresCpu)} CPU`;
+  return (
+    `Ceiling, measured in the same run: the batch's database work alone — core's \`acceptEmails\` called from the ` +
+    `orchestrator, ${BATCH_SIZE} emails per transaction, ${c.inFlight} transactions in flight, no HTTP, TLS, JSON, ` +
+    `validation or authentication in front of it — accepts **${int(c.emailsPerSec)} emails/s**${cpu} ` +
+    `(${int(c.emails)} emails in ${c.seconds.toFixed(1)} s). The batch target of ` +
+    `${int(TARGETS.batchEmailsPerSec)} emails/s is ${(TARGETS.batchEmailsPerSec / c.emailsPerSec).toFixed(1)}× ` +
+    "what Postgres does here with the API out of the way."
+  );
+}
+
 /** The body of the BENCHMARKS.md section (the heading is added by the writer). */
-export function sectionBody(results: ScenarioResult[], info: RunInfo): string {
+export function sectionBody(results: ScenarioResult[], info: RunInfo, ceiling?: AcceptCeiling): string {
   const v = verdict(results);
   const rows = results.map(
     (r) =>
@@ -149,6 +169,7 @@ export function sectionBody(results: ScenarioResult[], info: RunInfo): string {
     "",
     ...v.lines,
     "",
+    ...(ceiling ? [ceilingLine(ceiling), ""] : []),
     "Scenarios: **baseline** is a bare Fastify route over node:https with the same kind of certificate, one INSERT " +
       "per request into a simple table (no auth, validation or logging); **POST /v1/send** is the real API " +
       "(`startApiServer` as built: first-byte TLS gate, its request hooks — key lookup, rate limits —, schema and " +

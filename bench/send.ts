@@ -20,6 +20,7 @@ import { createPool, migrate, type Pool } from "../core/src/db/index.ts";
 import { createKey } from "../core/src/keys/index.ts";
 import { ensureLocalCertificates } from "../core/src/tls/index.ts";
 import { commandLine, writeBenchmarkSection } from "./benchmarks-file.ts";
+import { measureAcceptCeiling } from "./send-ceiling.ts";
 import {
   type LoadJob,
   type LoadMessage,
@@ -271,6 +272,17 @@ async function main(): Promise<number> {
   }
   await stopServer(api.child);
 
+  const ceilingAccount = "bench-ceiling";
+  const ceilingKey = await createKey(pool, { account: ceilingAccount, scopes: ["send"], expires: "never" });
+  say(`› ceiling: the batch's database work alone, ${api.poolSize} transactions in flight, ${SECONDS} s`);
+  const ceiling = await measureAcceptCeiling(db, ceilingAccount, ceilingKey.key.keyId, {
+    seconds: SECONDS,
+    warmupSeconds: WARMUP_SECONDS,
+    inFlight: api.poolSize,
+    runId,
+  });
+  say(`    ${Math.round(ceiling.emailsPerSec).toLocaleString("en-US")} emails/s`);
+
   const settings = [
     "DATABASE_URL",
     "BENCH_SECONDS",
@@ -295,7 +307,7 @@ async function main(): Promise<number> {
     loadBefore,
     loadAfter: os.loadavg(),
   };
-  const body = sectionBody(results, info);
+  const body = sectionBody(results, info, ceiling);
   await writeBenchmarkSection(SECTION_HEADING, body);
   say(`\n${SECTION_HEADING}\n\n${body}\n`);
   say("› wrote BENCHMARKS.md");
