@@ -122,6 +122,38 @@ export function verdict(results: ScenarioResult[]): Verdict {
   };
 }
 
+/** CPU per request of every process a scenario ran (server, Postgres, load generator), in ms. */
+function cpuPerRequest(
+  r: ScenarioResult,
+): { server: number; postgres: number; load: number; total: number } | undefined {
+  if (r.postgresCpuMs === undefined || r.ok2xx === 0) return undefined;
+  const server = r.server.cpuMs / r.ok2xx;
+  const postgres = r.postgresCpuMs / r.ok2xx;
+  const load = r.loadCpuMs / r.ok2xx;
+  return { server, postgres, load, total: server + postgres + load };
+}
+
+/** The single-send target as a CPU budget per request, from the same run's measurements. */
+function budgetLines(results: ScenarioResult[]): string[] {
+  const baseline = results.find((r) => r.kind === "baseline");
+  const send = results.find((r) => r.kind === "send");
+  const b = baseline && cpuPerRequest(baseline);
+  const s = send && cpuPerRequest(send);
+  if (!baseline || !b || !s) return [];
+  const cores = os.availableParallelism();
+  const target = TARGETS.sendRatio * reqPerSec(baseline);
+  const f = (x: number) => x.toFixed(2);
+  const most = (cores * 1000) / s.total;
+  return [
+    `CPU budget, from the same run: ${int(target)} req/s on ${cores} cores allows ${f((cores * 1000) / target)} ms ` +
+      `of CPU per request, every process included. The baseline spends ${f(b.total)} ms (server ${f(b.server)}, ` +
+      `Postgres ${f(b.postgres)}, load generator ${f(b.load)}); POST /v1/send spends ${f(s.total)} ms (API ` +
+      `${f(s.server)}, Postgres ${f(s.postgres)}, load generator ${f(s.load)}), so even with the machine 100 % ` +
+      `busy it could answer at most ${int(most)} req/s (${(most / reqPerSec(baseline)).toFixed(2)}× the baseline).`,
+    "",
+  ];
+}
+
 /** What the database alone does with the batch's work, beside the batch target. */
 function ceilingLine(c: AcceptCeiling): string {
   const cpu = c.postgresCpu === undefined ? "" : ` with Postgres at ${pct(c.postgresCpu)} CPU`;
@@ -170,6 +202,7 @@ export function sectionBody(results: ScenarioResult[], info: RunInfo, ceiling?: 
     ...v.lines,
     "",
     ...(ceiling ? [ceilingLine(ceiling), ""] : []),
+    ...budgetLines(results),
     "Scenarios: **baseline** is a bare Fastify route over node:https with the same kind of certificate, one INSERT " +
       "per request into a simple table (no auth, validation or logging); **POST /v1/send** is the real API " +
       "(`startApiServer` as built: first-byte TLS gate, its request hooks — key lookup, rate limits —, schema and " +
