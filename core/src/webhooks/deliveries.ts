@@ -108,8 +108,8 @@ export async function getDelivery(
 }
 
 /**
- * The most recent attempt to deliver anything to an endpoint (by attempt time, then insertion order), or
- * undefined before the first. No account check: callers reach the endpoint id through its owner already.
+ * The most recent attempt to deliver anything to an endpoint (the last one recorded), or undefined before the
+ * first: one index probe (`webhook_attempts_endpoint`), however long the endpoint's history. No account check: callers reach the endpoint id through its owner already.
  */
 export async function getLastAttempt(db: Queryable, endpointId: string): Promise<LastAttempt | undefined> {
   const { rows } = await db.query<{
@@ -121,12 +121,9 @@ export async function getLastAttempt(db: Queryable, endpointId: string): Promise
     error: string | null;
   }>(
     `select a.delivery_id, d.event_id, v.type as event_type, a.at, a.status_code, a.error
-     from webhook_deliveries d
-     join webhook_attempts a on a.delivery_id = d.id
-     join webhook_events v on v.id = d.event_id
-     where d.endpoint_id = $1
-     order by a.at desc, a.id desc
-     limit 1`,
+     from (select * from webhook_attempts where endpoint_id = $1 order by id desc limit 1) a
+     join webhook_deliveries d on d.id = a.delivery_id
+     join webhook_events v on v.id = d.event_id`,
     [endpointId],
   );
   const row = rows[0];

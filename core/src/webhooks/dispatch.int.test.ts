@@ -2,10 +2,11 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../test/support/db.ts";
 import { withTransaction } from "../db/pool.ts";
-import { getDelivery, listDeliveries } from "./deliveries.ts";
+import { getDelivery, getLastAttempt, listDeliveries } from "./deliveries.ts";
 import {
   type ClaimedDelivery,
   claimStreamHeads,
+  completeAttempt,
   fanOutEvents,
   recordSuccesses,
   type StreamClaim,
@@ -182,6 +183,45 @@ describe("recordSuccesses", () => {
       endpoint.id,
     ]);
     expect(rows).toEqual([{ failing_since: null }]);
+  });
+});
+
+describe("getLastAttempt", () => {
+  it("is the endpoint's latest recorded attempt, success or failure, whatever other endpoints did since", async () => {
+    const one = await setup([["a", "b"]]);
+    const other = await setup([["c"]]);
+    expect(await getLastAttempt(db.pool, one.endpoint.id)).toBeUndefined();
+    const [a, b] = (await claimStreamHeads(db.pool, ["a", "b"].map(one.stream), new Date(), LEASE_MS)).map(
+      delivery,
+    );
+    await recordSuccesses(db.pool, [ok(a as ClaimedDelivery)]);
+    const failedAt = new Date();
+    await completeAttempt(
+      db.pool,
+      b as ClaimedDelivery,
+      { statusCode: 500, durationMs: 4 },
+      DEFAULT_RETRY_POLICY,
+      failedAt,
+    );
+    const [c] = (await claimStreamHeads(db.pool, [other.stream("c")], new Date(), LEASE_MS)).map(delivery);
+    await recordSuccesses(db.pool, [ok(c as ClaimedDelivery)]);
+    expect(await getLastAttempt(db.pool, one.endpoint.id)).toMatchObject({
+      deliveryId: b?.id,
+      eventId: one.eventIds[0]?.[1],
+      eventType: "email.queued",
+      at: failedAt,
+      statusCode: 500,
+      succeeded: false,
+    });
+    expect(await getLastAttempt(db.pool, other.endpoint.id)).toMatchObject({
+      deliveryId: c?.id,
+      succeeded: true,
+    });
+    const { rows } = await db.pool.query<{ n: number }>(
+      `select count(*)::int as n from webhook_attempts where endpoint_id = any($1::uuid[])`,
+      [[one.endpoint.id, other.endpoint.id]],
+    );
+    expect(rows).toEqual([{ n: 3 }]);
   });
 });
 

@@ -186,8 +186,8 @@ export async function completeAttempt(
     await client.query(
       `with attempt as (
          insert into webhook_attempts
-           (delivery_id, attempt, at, duration_ms, status_code, response_excerpt, error, next_attempt_at)
-         values ($1, $2, $3, $4, $5, $6, $7, $8)
+           (delivery_id, endpoint_id, attempt, at, duration_ms, status_code, response_excerpt, error, next_attempt_at)
+         values ($1, $12, $2, $3, $4, $5, $6, $7, $8)
        )
        update webhook_deliveries set state = $9, attempts = attempts + 1, schedule_step = $10,
          next_attempt_at = coalesce($8, next_attempt_at), lease_until = null, last_status_code = $5,
@@ -205,6 +205,7 @@ export async function completeAttempt(
         plan.kind === "retry" ? "pending" : "failed",
         plan.kind === "retry" ? plan.step : delivery.step,
         result.error ?? `HTTP ${result.statusCode}`,
+        delivery.endpointId,
       ],
     );
     if (plan.kind === "retry") {
