@@ -127,6 +127,13 @@ describe("security defaults", () => {
     }
   });
 
+  it("passes config.dnsCacheSeconds to the programs as MAILROOM_DNS_CACHE_SECONDS", async () => {
+    const rendered = await renderChart({ set: { "config.dnsCacheSeconds": "42" } });
+    const env = findManifest(rendered, "ConfigMap", `${FULL}-config`).data;
+    expect(env.MAILROOM_DNS_CACHE_SECONDS).toBe("42");
+    expect(loadConfig({ ...env, DATABASE_URL: "postgres://u:p@db:5432/mailroom" }).dns.cacheSeconds).toBe(42);
+  });
+
   it("gives the worker time to finish in-flight deliveries and spreads every program over zones and nodes", () => {
     const worker = findManifest(manifests, "Deployment", `${FULL}-worker`).spec.template.spec;
     expect(worker.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(60);

@@ -12,6 +12,7 @@ describe("values.schema.json", () => {
     { set: { "smtp.url": "http://relay:25" }, says: /smtp\/url|smtp\.url/ },
     { set: { "database.existingSecret": "" }, says: /database\/existingSecret|database\.existingSecret/ },
     { set: { "image.pullPolicy": "Sometimes" }, says: /pullPolicy/ },
+    { set: { "config.dnsCacheSeconds": "-1" }, says: /dnsCacheSeconds/ },
     { set: { "tls.mode": "certManager" }, says: /issuerRef\/name|issuerRef\.name/ },
     { set: { "tls.mode": "existingSecret" }, says: /existingSecret\/name|existingSecret\.name/ },
   ])("rejects $set with a message naming the value", async ({ set, says }) => {

@@ -3,10 +3,13 @@ import dns2, { type DnsHandler } from "dns2";
 
 const { Packet, TCPServer, UDPServer } = dns2;
 
-export type ZoneRecord =
+/** A record of the zone; `ttl` (seconds) is 60 unless given. */
+export type ZoneRecord = (
   | { type: "TXT"; strings: string[] }
   | { type: "MX"; exchange: string; priority: number }
-  | { type: "A"; address: string };
+  | { type: "A"; address: string }
+  | { type: "AAAA"; address: string }
+) & { ttl?: number };
 
 /** How the server misbehaves for a name: answer SERVFAIL or REFUSED, or never answer at all. */
 export type Fault = "servfail" | "refused" | "timeout";
@@ -23,12 +26,17 @@ export interface TestDnsServer {
   removeName(name: string): void;
   /** Makes queries for `name` fail the given way; `undefined` restores normal answers. */
   setFault(name: string, fault: Fault | undefined): void;
-  /** Number of queries received, per lower-cased name. */
-  queryCount(name: string): number;
+  /** Number of queries received for `name` (any case), of every type or of the one given. */
+  queryCount(name: string, type?: ZoneRecord["type"]): number;
   close(): Promise<void>;
 }
 
-const TYPE_CODES = { TXT: Packet.TYPE.TXT, MX: Packet.TYPE.MX, A: Packet.TYPE.A } as const;
+const TYPE_CODES = {
+  TXT: Packet.TYPE.TXT,
+  MX: Packet.TYPE.MX,
+  A: Packet.TYPE.A,
+  AAAA: Packet.TYPE.AAAA,
+} as const;
 // RFC 1035 §4.1.1 (dns2 has Packet.RCODE at run time, but its type declarations lack it).
 const RCODE = { SERVFAIL: 2, NXDOMAIN: 3, REFUSED: 5 } as const;
 
@@ -37,7 +45,12 @@ function key(name: string): string {
 }
 
 function toResource(question: dns2.Packet.Question, record: ZoneRecord): dns2.Packet.Resource {
-  const base = { name: question.name, type: TYPE_CODES[record.type], class: Packet.CLASS.IN, ttl: 60 };
+  const base = {
+    name: question.name,
+    type: TYPE_CODES[record.type],
+    class: Packet.CLASS.IN,
+    ttl: record.ttl ?? 60,
+  };
   const data =
     record.type === "TXT"
       ? { data: record.strings }
@@ -93,7 +106,10 @@ export async function startDnsServer(): Promise<TestDnsServer> {
     const response = Packet.createResponseFromRequest(request);
     const question = request.questions[0];
     const name = key(question?.name ?? "");
-    counts.set(name, (counts.get(name) ?? 0) + 1);
+    // Per name, and per name and type (`queryCount` with a type).
+    for (const counted of [name, `${name} ${question?.type}`]) {
+      counts.set(counted, (counts.get(counted) ?? 0) + 1);
+    }
     const fault = faults.get(name);
     if (fault === "timeout") return;
     response.header.aa = 1;
@@ -140,8 +156,8 @@ export async function startDnsServer(): Promise<TestDnsServer> {
       if (fault) faults.set(key(name), fault);
       else faults.delete(key(name));
     },
-    queryCount(name) {
-      return counts.get(key(name)) ?? 0;
+    queryCount(name, type) {
+      return counts.get(type ? `${key(name)} ${TYPE_CODES[type]}` : key(name)) ?? 0;
     },
     async close() {
       for (const socket of sockets) socket.destroy();

@@ -27,6 +27,16 @@ describe("config", () => {
     expect(() => loadConfig({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig({ MAILROOM_OTEL_EXPORTER: "jaeger" })).toThrow(/MAILROOM_OTEL_EXPORTER/);
     expect(() => loadConfig({ MAILROOM_TLS_CERT_FILE: "/x.crt" })).toThrow(/MAILROOM_TLS_KEY_FILE/);
+    expect(() => loadConfig({ MAILROOM_DNS_CACHE_SECONDS: "5m" })).toThrow(
+      /MAILROOM_DNS_CACHE_SECONDS.*"5m"/,
+    );
+    expect(() => loadConfig({ MAILROOM_DNS_CACHE_SECONDS: "-1" })).toThrow(/MAILROOM_DNS_CACHE_SECONDS/);
+  });
+
+  it("caches DNS answers for 300 s by default, and not at all when MAILROOM_DNS_CACHE_SECONDS is 0", () => {
+    expect(loadConfig({}).dns.cacheSeconds).toBe(300);
+    expect(loadConfig({ MAILROOM_DNS_CACHE_SECONDS: "0" }).dns.cacheSeconds).toBe(0);
+    expect(loadConfig({ MAILROOM_DNS_CACHE_SECONDS: "30" }).dns.cacheSeconds).toBe(30);
   });
 
   it("treats empty values as unset and lets the environment override program defaults", () => {

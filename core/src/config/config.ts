@@ -79,6 +79,7 @@ const envSchema = z.object({
     .string()
     .regex(/^\s*[^,\s]+(\s*,\s*[^,\s]+)*\s*$/, "a comma-separated list of host:port")
     .optional(),
+  MAILROOM_DNS_CACHE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
   MAILROOM_KEY_ENCRYPTION_KEY: z
     .string()
     .refine((v) => Buffer.from(v, "base64").length === 32, "must be 32 bytes, base64-encoded")
@@ -163,6 +164,7 @@ function buildConfig(e: z.infer<typeof envSchema>) {
         .split(",")
         .map((s) => s.trim())
         .filter(Boolean),
+      cacheSeconds: e.MAILROOM_DNS_CACHE_SECONDS,
     },
     keyEncryption: {
       key: e.MAILROOM_KEY_ENCRYPTION_KEY ? Buffer.from(e.MAILROOM_KEY_ENCRYPTION_KEY, "base64") : undefined,

@@ -33,12 +33,19 @@ afterEach(async () => {
 
 /** Sink A on a free port, sink B (when asked for) on the same port, and a direct transport to that port. */
 async function start(
-  options: { a?: SinkOptions; b?: SinkOptions; maxPerDomain?: number; allowedCidrs?: string[] } = {},
+  options: {
+    a?: SinkOptions;
+    b?: SinkOptions;
+    maxPerDomain?: number;
+    allowedCidrs?: string[];
+    dnsCacheSeconds?: number;
+  } = {},
 ) {
   sinkA = await startCountingSink({ host: HOST_A, ...options.a });
   if (options.b) sinkB = await startCountingSink({ host: HOST_B, port: sinkA.port, ...options.b });
   transport = createDirectTransport({
     dnsServers: [dns.address],
+    dnsCacheSeconds: options.dnsCacheSeconds ?? 300,
     maxConnectionsPerDomain: options.maxPerDomain ?? 2,
     heloName: "out.mailroom.test",
     port: sinkA.port,
@@ -67,7 +74,8 @@ function message(to: string[]): OutboundMessage {
 
 describe("direct transport: routing", () => {
   it("uses the MX host with the lowest preference first, whatever the record order", async () => {
-    const { sinkA, sinkB, transport } = await start({ b: {} });
+    // The records change between the two messages: no DNS cache, or the second would use the first answer.
+    const { sinkA, sinkB, transport } = await start({ b: {}, dnsCacheSeconds: 0 });
     publishMx("pref.test", [20, "mx-b.pref.test", HOST_B], [10, "mx-a.pref.test", HOST_A]);
     const [first] = await transport.send(message(["u@pref.test"]));
     expect(first).toMatchObject({ status: "accepted", code: 250, mx: "mx-a.pref.test" });
@@ -207,6 +215,19 @@ describe("direct transport: sessions", () => {
     expect(both.every((r) => r.status === "accepted")).toBe(true);
     expect(sinkA.maxConcurrentConnections).toBe(4);
     expect(sinkA.messages).toHaveLength(18);
+  });
+
+  it("asks DNS once for a burst of messages to one domain and the message after it", async () => {
+    const { sinkA, transport } = await start({ dnsCacheSeconds: 300 });
+    publishMx("cached.test", [10, "mx.cached.test", HOST_A]);
+    const burst = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => transport.send(message([`u${i}@cached.test`]))),
+    );
+    const [later] = await transport.send(message(["later@cached.test"]));
+    expect([...burst.flat(), later].every((r) => r?.status === "accepted")).toBe(true);
+    expect(sinkA.messages).toHaveLength(11);
+    expect(dns.queryCount("cached.test", "MX")).toBe(1);
+    expect(dns.queryCount("mx.cached.test", "A")).toBe(1);
   });
 
   it("reuses an idle session for the next message to the same domain", async () => {

@@ -8,6 +8,11 @@ import type { MailTransport, OutboundMessage, RecipientResult } from "./types.ts
 export interface DirectTransportOptions {
   /** Resolvers as `host:port`; the system's when empty. */
   dnsServers: readonly string[];
+  /**
+   * Longest time a DNS answer is reused, in seconds (`MAILROOM_DNS_CACHE_SECONDS`); 0 asks again for every
+   * message, though concurrent lookups of one name still share one query.
+   */
+  dnsCacheSeconds: number;
   /** Sessions open at once per recipient domain; further messages to it wait for a free one. */
   maxConnectionsPerDomain: number;
   /** Name sent with EHLO; receivers check it against our reverse DNS. */
@@ -58,6 +63,7 @@ export function createDirectTransport(options: DirectTransportOptions): MailTran
   const resolver: MxResolver = createMxResolver({
     servers: options.dnsServers,
     timeoutMs: options.dnsTimeoutMs ?? 5_000,
+    cacheSeconds: options.dnsCacheSeconds,
   });
   const pool: SessionPool = createSessionPool({
     maxSessionsPerDomain: options.maxConnectionsPerDomain,

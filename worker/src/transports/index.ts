@@ -13,7 +13,7 @@ export interface TransportConfig {
     directMaxConnectionsPerDomain: number;
     directAllowedCidrs: readonly string[];
   };
-  dns: { servers: readonly string[] };
+  dns: { servers: readonly string[]; cacheSeconds: number };
   smtp: { url: string; hostname: string };
   worker: { concurrency: number };
 }
@@ -21,12 +21,13 @@ export interface TransportConfig {
 /**
  * The transport `delivery.mode` names: `relay` hands everything to `smtp.url` with as many pooled
  * connections as the worker runs jobs; `direct` looks up each recipient domain's MX through `dns.servers`
- * and greets it as `smtp.hostname`.
+ * (reusing answers for up to `dns.cacheSeconds`) and greets it as `smtp.hostname`.
  */
 export function createTransport(config: TransportConfig): MailTransport {
   if (config.delivery.mode === "direct") {
     return createDirectTransport({
       dnsServers: config.dns.servers,
+      dnsCacheSeconds: config.dns.cacheSeconds,
       maxConnectionsPerDomain: config.delivery.directMaxConnectionsPerDomain,
       allowedCidrs: config.delivery.directAllowedCidrs,
       heloName: config.smtp.hostname,
