@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { createPool, type Pool } from "../../core/src/db/index.ts";
+import { createKey } from "../../core/src/keys/index.ts";
 
 export interface TestDatabase {
   url: string;
@@ -40,4 +41,23 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await closer.end();
     },
   };
+}
+
+/**
+ * For a core test file: one database for the file and a never-expiring `send` key of `account`, handed to
+ * `use` before the first test; the database is dropped after the last one.
+ */
+export function useDatabaseWithKey(
+  account: string,
+  use: (setup: { db: TestDatabase; keyId: string }) => void,
+): void {
+  let db: TestDatabase | undefined;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    const { key } = await createKey(db.pool, { account, scopes: ["send"], expires: "never" });
+    use({ db, keyId: key.keyId });
+  });
+  afterAll(async () => {
+    await db?.drop();
+  });
 }

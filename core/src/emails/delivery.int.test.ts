@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { acceptItem } from "../../../test/support/accept-item.ts";
-import { createTestDatabase, type TestDatabase } from "../../../test/support/db.ts";
+import { type TestDatabase, useDatabaseWithKey } from "../../../test/support/db.ts";
 import { createKey } from "../keys/index.ts";
 import { addSuppressions } from "../suppressions/index.ts";
 import { acceptEmails } from "./accept.ts";
@@ -17,12 +17,8 @@ import type { EmailDraft } from "./types.ts";
 
 let db: TestDatabase;
 let keyId: string;
-beforeAll(async () => {
-  db = await createTestDatabase();
-  keyId = (await createKey(db.pool, { account: "dl", scopes: ["send"], expires: "never" })).key.keyId;
-});
-afterAll(async () => {
-  await db.drop();
+useDatabaseWithKey("dl", (setup) => {
+  ({ db, keyId } = setup);
 });
 
 const accept = async (draft: Partial<EmailDraft> = {}, key = keyId) => {

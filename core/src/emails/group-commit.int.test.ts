@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { acceptItem } from "../../../test/support/accept-item.ts";
-import { createTestDatabase, type TestDatabase } from "../../../test/support/db.ts";
-import { createKey } from "../keys/index.ts";
+import { type TestDatabase, useDatabaseWithKey } from "../../../test/support/db.ts";
 import type { AcceptRequest } from "./accept.ts";
 import { createAcceptQueue } from "./group-commit.ts";
 
 let db: TestDatabase;
 let keyId: string;
-beforeAll(async () => {
-  db = await createTestDatabase();
-  keyId = (await createKey(db.pool, { account: "gc", scopes: ["send"], expires: "never" })).key.keyId;
-});
-afterAll(async () => {
-  await db.drop();
+useDatabaseWithKey("gc", (setup) => {
+  ({ db, keyId } = setup);
 });
 
 const item = (subject: string, idempotencyKey?: string): AcceptRequest =>

@@ -1,19 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { acceptItem } from "../../../test/support/accept-item.ts";
-import { createTestDatabase, type TestDatabase } from "../../../test/support/db.ts";
+import { type TestDatabase, useDatabaseWithKey } from "../../../test/support/db.ts";
 import { newId } from "../db/ids.ts";
-import { createKey } from "../keys/index.ts";
 import { acceptEmails } from "./accept.ts";
 import { listEmails } from "./log.ts";
 
 let db: TestDatabase;
 let keyId: string;
-beforeAll(async () => {
-  db = await createTestDatabase();
-  keyId = (await createKey(db.pool, { account: "log", scopes: ["send"], expires: "never" })).key.keyId;
-});
-afterAll(async () => {
-  await db.drop();
+useDatabaseWithKey("log", (setup) => {
+  ({ db, keyId } = setup);
 });
 
 const minutes = (n: number) => n * 60_000;
