@@ -85,6 +85,8 @@ export interface ThroughputResult {
 }
 
 export interface LatencyResult {
+  /** What latencies count from: Postgres's commit timestamp, or the time the orchestrator saw the commit. */
+  clock: "postgres" | "observed";
   rate: number;
   seconds: number;
   emails: number;
@@ -283,7 +285,11 @@ export function sectionBody(
       `/v1/send/batch runs; the HTTP API itself is measured in the section above) in transactions of ` +
       `${info.batch}, while the worker already runs. Its figure runs from the first accept to the sink's last ` +
       "receipt. **Latency** is the time the sink had the whole message (end of DATA) minus the time the " +
-      "email's accept transaction had committed, matched by Message-ID.",
+      "email's accept transaction had committed, matched by Message-ID: " +
+      (latency.clock === "postgres"
+        ? "Postgres's own commit timestamp (`track_commit_timestamp`), on the same machine clock as the sink."
+        : "the time the orchestrator saw the commit's answer (the server keeps no commit timestamps), which a busy " +
+          "machine can delay past the handover: latencies then read short."),
     "",
     "Check: every expected Message-ID reached the sink exactly once, nothing else did, every message carried a " +
       "DKIM-Signature header, a sample of messages verified with mailauth (pass) against the domain's published " +

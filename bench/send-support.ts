@@ -139,9 +139,13 @@ function freePort(): Promise<number> {
 
 /**
  * A fresh database: on the server of `DATABASE_URL` when set (dropped afterwards), else on a throwaway
- * embedded Postgres under `dir` (fsync on, as Mailroom runs it).
+ * embedded Postgres under `dir` (fsync on, as Mailroom runs it). `settings` are given to the embedded server
+ * only; a `DATABASE_URL` server keeps its own.
  */
-export async function openBenchDatabase(dir: string): Promise<BenchDatabase> {
+export async function openBenchDatabase(
+  dir: string,
+  settings: Readonly<Record<string, string>> = {},
+): Promise<BenchDatabase> {
   const name = `bench_send_${randomBytes(4).toString("hex")}`;
   const serverUrl = process.env.DATABASE_URL;
   if (serverUrl) {
@@ -169,6 +173,7 @@ export async function openBenchDatabase(dir: string): Promise<BenchDatabase> {
     databaseDir: dataDir,
     port: await freePort(),
     persistent: false,
+    settings,
   });
   try {
     await server.createDatabase(name);

