@@ -1,6 +1,7 @@
 /**
  * What the delivery benchmark's processes say to each other (fork IPC), and the email they all send. Shared
- * by bench/delivery.ts (orchestrator), delivery-sink.ts, delivery-baseline.ts and delivery-worker.ts.
+ * by the orchestrator (bench/delivery.ts and its phase modules), delivery-sink.ts, delivery-baseline.ts and
+ * delivery-worker.ts.
  * Times crossing processes are wall-clock milliseconds with sub-millisecond precision
  * (`performance.timeOrigin + performance.now()`), comparable between processes of one machine.
  */

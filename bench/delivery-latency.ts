@@ -1,0 +1,149 @@
+/**
+ * Phase (c) of bench/delivery.ts: accept-to-handover latency at a fixed offered rate, one accept per
+ * transaction, open loop (accepts start on schedule whether or not earlier ones answered), each email matched
+ * at the sink by its Message-ID.
+ */
+
+import { withTransaction } from "../core/src/db/index.ts";
+import { acceptEmails } from "../core/src/emails/index.ts";
+import { now } from "./delivery-protocol.ts";
+import { checkArrivals, type LatencyResult, latencyLine, percentile } from "./delivery-report.ts";
+import { acceptItem, checkRows, type DbCpu, type DeliveryRun, type Setup } from "./delivery-setup.ts";
+import { type Sink, verifySamples } from "./delivery-sink-control.ts";
+import type { WorkerChild } from "./delivery-throughput.ts";
+import { cpuTimes, machineBusy } from "./send-support.ts";
+
+/**
+ * When each accept committed, by Message-ID: Postgres's own commit timestamps where the server keeps them
+ * (`track_commit_timestamp`, on for the embedded server), read from each email's first timeline event (a row
+ * the accept wrote and nothing updates). Otherwise the time this process saw the commit's answer, which on a
+ * busy machine can come after the worker already handed the message over (latencies then look shorter).
+ */
+async function commitTimestamps(
+  setup: Setup,
+  observed: Map<string, number>,
+): Promise<{ times: Map<string, number>; clock: LatencyResult["clock"] }> {
+  const { rows: setting } = await setup.pool.query<{ on: boolean }>(
+    "select current_setting('track_commit_timestamp') = 'on' as on",
+  );
+  if (!setting[0]?.on) return { times: observed, clock: "observed" };
+  const { rows } = await setup.pool.query<{ message_id: string; committed_ms: number }>(
+    `select e.message_id_header as message_id,
+            extract(epoch from pg_xact_commit_timestamp(ev.xmin)) * 1000 as committed_ms
+     from emails e join email_events ev on ev.email_id = e.id and ev.type = 'queued'
+     where e.message_id_header = any($1::text[])`,
+    [[...observed.keys()]],
+  );
+  return { times: new Map(rows.map((r) => [r.message_id, Number(r.committed_ms)])), clock: "postgres" };
+}
+
+export async function runLatency(
+  run: DeliveryRun,
+  setup: Setup,
+  sink: Sink,
+  worker: WorkerChild,
+  db: DbCpu,
+): Promise<LatencyResult> {
+  const { say } = run;
+  const { rate, latencySeconds } = run.settings;
+  const total = rate * latencySeconds;
+  const interval = 1000 / rate;
+  const first = run.settings.warmup + run.settings.emails;
+  await sink.reset();
+  say(
+    `› (c) latency: ${rate} emails/s offered for ${latencySeconds} s (${total} emails, one per transaction)`,
+  );
+  const committed = new Map<string, number>();
+  const acceptMs: number[] = [];
+  const failures: string[] = [];
+  const inflight = new Set<Promise<void>>();
+  worker.send({ type: "phase-start" });
+  const machineBefore = cpuTimes();
+  const postgresBefore = db.cpuMs();
+  const start = now() + 10;
+  const fire = (i: number) => {
+    const scheduled = start + i * interval;
+    const p = withTransaction(setup.pool, (client) =>
+      acceptEmails(client, { hostname: setup.hostname }, [acceptItem(setup, first + i)]),
+    ).then(
+      ([result]) => {
+        const at = now();
+        acceptMs.push(at - scheduled);
+        if (result) committed.set(`<${result.messageId}@${setup.hostname}>`, at);
+      },
+      (error: Error) => {
+        if (failures.length < 5) failures.push(error.message);
+      },
+    );
+    inflight.add(p);
+    void p.finally(() => inflight.delete(p));
+  };
+  let next = 0;
+  let lastPrint = now();
+  await new Promise<void>((resolve) => {
+    const tick = () => {
+      const t = now();
+      while (next < total && start + next * interval <= t) fire(next++);
+      if (t - lastPrint >= 5_000) {
+        say(
+          `    latency ${((t - start) / 1000).toFixed(0)} s: ${next} accepts started, ${committed.size} committed`,
+        );
+        lastPrint = t;
+      }
+      if (next >= total) resolve();
+      else setTimeout(tick, Math.max(0, start + next * interval - now()));
+    };
+    tick();
+  });
+  await Promise.all(inflight);
+  const lastCommit = now();
+  if (failures.length > 0) throw new Error(`accepts failed: ${failures.join(" | ")}`);
+  await sink.waitFor(total, "latency", start);
+  const busy = machineBusy(machineBefore, cpuTimes());
+  const postgresAfter = db.cpuMs();
+  worker.send({ type: "phase-end" });
+  const phase = await worker.next("phase", 10_000);
+  const rows = await checkRows(setup, [...committed.keys()]);
+  const report = await sink.report();
+  const { check, byId } = checkArrivals(
+    new Set(committed.keys()),
+    report,
+    await verifySamples(report.samples, setup.domain),
+  );
+  const commits = await commitTimestamps(setup, committed);
+  const latencies = [...byId.values()]
+    .map(([id, at]) => at - (commits.times.get(id) ?? Number.NaN))
+    .sort((a, b) => a - b);
+  const accepts = [...acceptMs].sort((a, b) => a - b);
+  const seconds = (Math.max(...[...byId.values()].map((a) => a[1])) - start) / 1000;
+  const out: LatencyResult = {
+    clock: commits.clock,
+    rate,
+    seconds: latencySeconds,
+    emails: total,
+    acceptRate: committed.size / ((lastCommit - start) / 1000),
+    accept: {
+      p50: percentile(accepts, 50),
+      p99: percentile(accepts, 99),
+      max: accepts[accepts.length - 1] ?? 0,
+    },
+    latency: {
+      min: latencies[0] ?? Number.NaN,
+      p50: percentile(latencies, 50),
+      p90: percentile(latencies, 90),
+      p99: percentile(latencies, 99),
+      max: latencies[latencies.length - 1] ?? Number.NaN,
+    },
+    periodSeconds: seconds,
+    workerCpuMs: phase.cpuMs,
+    postgresCpuMs:
+      postgresBefore !== undefined && postgresAfter !== undefined
+        ? postgresAfter - postgresBefore
+        : undefined,
+    machineBusy: busy,
+    check,
+    rows,
+  };
+  say(latencyLine(out));
+  return out;
+}

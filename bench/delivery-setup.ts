@@ -1,0 +1,161 @@
+/**
+ * What every phase of bench/delivery.ts shares: the run's context (its output, cleanup registry and
+ * settings), the database set up for it (API key, verified domain, DKIM key) and the accept helpers that
+ * queue the bench email through core's `acceptEmails`.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import { loadConfig } from "../core/src/config/index.ts";
+import { type Pool, withTransaction } from "../core/src/db/index.ts";
+import {
+  createDomain,
+  type DomainRecord,
+  generateKek,
+  loadSigningKeys,
+  recordVerification,
+} from "../core/src/domains/index.ts";
+import { type AcceptRequest, acceptEmails } from "../core/src/emails/index.ts";
+import { createKey } from "../core/src/keys/index.ts";
+import { CATEGORY, DOMAIN, FROM, FROM_ADDRESS, HTML, recipient, SUBJECT, TEXT } from "./delivery-protocol.ts";
+
+/** The run's settings, parsed once from the environment by bench/delivery.ts. */
+export interface DeliverySettings {
+  /** BENCH_DELIVERY_EMAILS: emails measured per side. */
+  emails: number;
+  warmup: number;
+  /** Emails per accept transaction in the throughput phase. */
+  batch: number;
+  /** Emails/s offered in the latency phase, for `latencySeconds`. */
+  rate: number;
+  latencySeconds: number;
+  /** Node flags for the worker and the baseline sender (a CPU profile when BENCH_CPU_PROF is set). */
+  profileArgs: string[];
+  /** BENCH_SERVER_LOGS: show the worker's log instead of discarding it. */
+  serverLogs: boolean;
+}
+
+/** Handed to every phase explicitly, so no module keeps state of its own about the run. */
+export interface DeliveryRun {
+  say(line: string): void;
+  /** Registers how to stop what was just started; steps run in reverse on success, error or Ctrl-C. */
+  onCleanup(step: () => Promise<void>): void;
+  settings: DeliverySettings;
+}
+
+/** CPU the Postgres server used so far, when it is ours to look at. */
+export interface DbCpu {
+  cpuMs(): number | undefined;
+}
+
+const ACCOUNT = "bench-delivery";
+
+export interface Setup {
+  pool: Pool;
+  apiKeyId: string;
+  domain: DomainRecord;
+  kek: Buffer;
+  privateKeyPem: string;
+  selector: string;
+  hostname: string;
+}
+
+export async function setUp(pool: Pool, say: (line: string) => void): Promise<Setup> {
+  const kek = generateKek();
+  const { key } = await createKey(pool, {
+    account: ACCOUNT,
+    scopes: ["send"],
+    expires: "never",
+    name: "bench",
+  });
+  const created = await createDomain(pool, kek, { account: ACCOUNT, name: DOMAIN });
+  // What a passing check against real DNS would record: every published record found as expected.
+  const outcome = await recordVerification(
+    pool,
+    created.id,
+    created.records.map((r) => ({
+      purpose: r.purpose,
+      name: r.name,
+      required: r.required,
+      status: "verified" as const,
+      reason: null,
+    })),
+  );
+  const domain = outcome?.domain;
+  if (domain?.status !== "verified") throw new Error(`domain not verified: ${domain?.status}`);
+  const [signing] = await loadSigningKeys(pool, kek, domain);
+  const bits = signing?.privateKey.asymmetricKeyDetails?.modulusLength;
+  if (signing?.algorithm !== "rsa" || bits !== 2048) {
+    throw new Error(`expected an RSA-2048 DKIM key, got ${signing?.algorithm} ${bits}`);
+  }
+  say(`› domain ${domain.name} verified (DKIM selector ${signing.selector}, RSA-${bits})`);
+  return {
+    pool,
+    apiKeyId: key.keyId,
+    domain,
+    kek,
+    privateKeyPem: signing.privateKey.export({ format: "pem", type: "pkcs8" }).toString(),
+    selector: signing.selector,
+    hostname: loadConfig(process.env).smtp.hostname,
+  };
+}
+
+export const acceptItem = (setup: Setup, i: number): AcceptRequest => ({
+  account: ACCOUNT,
+  apiKeyId: setup.apiKeyId,
+  draft: {
+    from: FROM,
+    fromAddress: FROM_ADDRESS,
+    to: [recipient(i)],
+    cc: [],
+    bcc: [],
+    replyTo: [],
+    subject: SUBJECT,
+    html: HTML,
+    text: TEXT,
+    category: CATEGORY,
+    headers: {},
+    attachments: [],
+    tags: [],
+  },
+});
+
+/** Accepts emails `from`…`from + count - 1` in transactions of `batch`; returns their Message-ID headers. */
+export async function acceptBatches(
+  setup: Setup,
+  batch: number,
+  from: number,
+  count: number,
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (let start = from; start < from + count; start += batch) {
+    const items = Array.from({ length: Math.min(batch, from + count - start) }, (_, k) =>
+      acceptItem(setup, start + k),
+    );
+    const results = await withTransaction(setup.pool, (client) =>
+      acceptEmails(client, { hostname: setup.hostname }, items),
+    );
+    for (const r of results) ids.push(`<${r.messageId}@${setup.hostname}>`);
+  }
+  return ids;
+}
+
+/** Waits until every email of `ids` (Message-ID headers) has its row `delivered`; describes the outcome. */
+export async function checkRows(
+  setup: Setup,
+  messageIds: readonly string[],
+): Promise<{ ok: boolean; text: string }> {
+  const ids = messageIds.map((m) => m.slice(1, m.indexOf("@")));
+  const deadline = performance.now() + 30_000;
+  for (;;) {
+    const { rows } = await setup.pool.query<{ status: string; n: number }>(
+      "select status, count(*)::int as n from emails where id = any($1::uuid[]) group by status order by status",
+      [ids],
+    );
+    const delivered = rows.find((r) => r.status === "delivered")?.n ?? 0;
+    if (delivered === ids.length)
+      return { ok: true, text: `✓ ${ids.length.toLocaleString("en-US")} delivered` };
+    if (performance.now() > deadline) {
+      return { ok: false, text: `✗ ${rows.map((r) => `${r.status} ${r.n}`).join(", ")} of ${ids.length}` };
+    }
+    await sleep(100);
+  }
+}

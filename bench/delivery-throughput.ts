@@ -1,0 +1,164 @@
+/**
+ * The throughput scenarios of bench/delivery.ts: (a) the baseline, nodemailer's pooled DKIM sender
+ * (delivery-baseline.ts) straight to the sink, and (b) Mailroom, emails accepted in batches and delivered by
+ * the real worker (delivery-worker.ts). Each warms up, resets the sink, measures, then checks arrivals.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import {
+  type BaselineCommand,
+  type BaselineMessage,
+  DOMAIN,
+  now,
+  type WorkerCommand,
+  type WorkerJob,
+  type WorkerMessage,
+} from "./delivery-protocol.ts";
+import { checkArrivals, type ThroughputResult, throughputLine } from "./delivery-report.ts";
+import { acceptBatches, checkRows, type DbCpu, type DeliveryRun, type Setup } from "./delivery-setup.ts";
+import { type Sink, verifySamples, waitLimitMs } from "./delivery-sink-control.ts";
+import { type Child, cpuTimes, forkChild, machineBusy } from "./send-support.ts";
+
+export type WorkerChild = Child<WorkerJob | WorkerCommand, WorkerMessage>;
+
+// ── (a) baseline ───────────────────────────────────────────────────────────────────────────────────────────
+export async function runBaseline(
+  run: DeliveryRun,
+  setup: Setup,
+  sink: Sink,
+  concurrency: number,
+  db: DbCpu,
+): Promise<ThroughputResult> {
+  const { say } = run;
+  const { emails, warmup } = run.settings;
+  const label = "(a) baseline: nodemailer pool + DKIM";
+  const child: Child<BaselineCommand, BaselineMessage> = forkChild(
+    "./delivery-baseline.ts",
+    false,
+    run.settings.profileArgs,
+  );
+  run.onCleanup(() => child.stop(0));
+  const idPrefix = `base-${process.pid}`;
+  child.send({
+    smtpUrl: sink.url,
+    heloName: setup.hostname,
+    concurrency,
+    warmup,
+    count: emails,
+    idPrefix,
+    dkim: { domainName: DOMAIN, keySelector: setup.selector, privateKeyPem: setup.privateKeyPem },
+  });
+  say(`› ${label}: warm-up ${warmup} emails (pid ${child.pid})`);
+  await child.next("warm", waitLimitMs(warmup));
+  await sink.waitFor(warmup, "warm-up", now());
+  await sink.reset();
+  say(`› ${label}: measuring ${emails} emails, ${concurrency} in flight`);
+  const machineBefore = cpuTimes();
+  const postgresBefore = db.cpuMs();
+  const progressFrom = now();
+  child.send({ type: "go" });
+  const done = child.next("done", waitLimitMs(emails));
+  await sink.waitFor(emails, "baseline", progressFrom);
+  const { result } = await done;
+  const busy = machineBusy(machineBefore, cpuTimes());
+  const postgresAfter = db.cpuMs();
+  await child.stop(10_000);
+  await sleep(200); // a straggling duplicate would show up here
+  const report = await sink.report();
+  const expected = new Set(Array.from({ length: emails }, (_, i) => `<${idPrefix}-run-${i}@${DOMAIN}>`));
+  const { check, byId } = checkArrivals(expected, report, await verifySamples(report.samples, setup.domain));
+  const lastArrival = Math.max(...[...byId.values()].map((a) => a[1]));
+  const seconds = (lastArrival - result.startedAt) / 1000;
+  const out: ThroughputResult = {
+    label,
+    emails,
+    seconds,
+    senderCpuMs: result.cpuMs,
+    sinkCpuMs: report.cpuMs,
+    postgresCpuMs:
+      postgresBefore !== undefined && postgresAfter !== undefined
+        ? postgresAfter - postgresBefore
+        : undefined,
+    machineBusy: busy,
+    check,
+    errors: result.errors,
+  };
+  say(throughputLine(out));
+  return out;
+}
+
+// ── (b) Mailroom throughput ────────────────────────────────────────────────────────────────────────────────
+export async function startMailroomWorker(run: DeliveryRun, setup: Setup, sink: Sink, databaseUrl: string) {
+  const child: WorkerChild = forkChild(
+    "./delivery-worker.ts",
+    !run.settings.serverLogs,
+    run.settings.profileArgs,
+  );
+  run.onCleanup(async () => {
+    child.send({ type: "stop" });
+    await child.stop(15_000);
+  });
+  child.send({ databaseUrl, smtpUrl: sink.url, kek: setup.kek.toString("base64") });
+  const ready = await child.next("ready", 60_000);
+  run.say(
+    `› Mailroom worker up (pid ${child.pid}): concurrency ${ready.concurrency}, ${ready.poolSize} Postgres connections, relay to ${sink.url}`,
+  );
+  return { child, ...ready };
+}
+
+export async function runMailroom(
+  run: DeliveryRun,
+  setup: Setup,
+  sink: Sink,
+  worker: WorkerChild,
+  db: DbCpu,
+): Promise<ThroughputResult> {
+  const { say } = run;
+  const { emails, warmup, batch } = run.settings;
+  const label = "(b) Mailroom: accept → worker → sink";
+  if (warmup > 0) {
+    say(`› ${label}: warm-up ${warmup} emails`);
+    const warm = await acceptBatches(setup, batch, 0, warmup);
+    await sink.waitFor(warmup, "warm-up", now());
+    await checkRows(setup, warm);
+  }
+  await sink.reset();
+  say(`› ${label}: measuring ${emails} emails, accepted in transactions of ${batch}`);
+  worker.send({ type: "phase-start" });
+  const machineBefore = cpuTimes();
+  const postgresBefore = db.cpuMs();
+  const startedAt = now();
+  const ids = await acceptBatches(setup, batch, warmup, emails);
+  const acceptSeconds = (now() - startedAt) / 1000;
+  say(`    accepted ${emails} in ${acceptSeconds.toFixed(2)} s (${Math.round(emails / acceptSeconds)}/s)`);
+  await sink.waitFor(emails, "mailroom", startedAt);
+  const busy = machineBusy(machineBefore, cpuTimes());
+  const postgresAfter = db.cpuMs();
+  worker.send({ type: "phase-end" });
+  const phase = await worker.next("phase", 10_000);
+  const rows = await checkRows(setup, ids);
+  const report = await sink.report();
+  const { check, byId } = checkArrivals(
+    new Set(ids),
+    report,
+    await verifySamples(report.samples, setup.domain),
+  );
+  const lastArrival = Math.max(...[...byId.values()].map((a) => a[1]));
+  const out: ThroughputResult = {
+    label,
+    emails,
+    seconds: (lastArrival - startedAt) / 1000,
+    senderCpuMs: phase.cpuMs,
+    senderRssPeakMb: phase.rssPeakMb,
+    sinkCpuMs: report.cpuMs,
+    postgresCpuMs:
+      postgresBefore !== undefined && postgresAfter !== undefined
+        ? postgresAfter - postgresBefore
+        : undefined,
+    machineBusy: busy,
+    check,
+    rows,
+    errors: [],
+  };
+  say(throughputLine(out));
+  return out;
+}
