@@ -1,18 +1,32 @@
 import { createHash } from "node:crypto";
-import Handlebars from "handlebars";
+import { createRequire } from "node:module";
+import type Handlebars from "handlebars";
 import { MailroomError } from "../errors/index.ts";
 import { HELPER_NAMES, TEMPLATE_HELPERS } from "./helpers.ts";
 import type { TemplatePart } from "./types.ts";
 
+type HandlebarsEnv = typeof Handlebars;
+
+// Loaded on use (synchronously, as compilePart is): the API imports this module for every send, but only
+// template routes and templated sends compile one, and Handlebars with its source-map dependency is ~45
+// modules and ~2 MB of a process's memory.
+const require = createRequire(import.meta.url);
+let handlebarsEnv: HandlebarsEnv | undefined;
+
 // An isolated environment: helpers registered here are the only ones templates can reach. `lookup` (dynamic
 // property access) and `log` (writes to the console) are removed; partials and decorators are refused below.
-const env = Handlebars.create();
-env.unregisterHelper("lookup");
-env.unregisterHelper("log");
-for (const [name, helper] of Object.entries(TEMPLATE_HELPERS)) env.registerHelper(name, helper);
-// Handlebars reports a denied prototype access with console.error, outside our JSON logs. Denial is the
-// intended outcome, so the warning is silenced: a level above ERROR logs nothing.
-env.logger.level = env.logger.ERROR + 1;
+function env(): HandlebarsEnv {
+  if (handlebarsEnv) return handlebarsEnv;
+  const created = (require("handlebars") as HandlebarsEnv).create();
+  created.unregisterHelper("lookup");
+  created.unregisterHelper("log");
+  for (const [name, helper] of Object.entries(TEMPLATE_HELPERS)) created.registerHelper(name, helper);
+  // Handlebars reports a denied prototype access with console.error, outside our JSON logs. Denial is the
+  // intended outcome, so the warning is silenced: a level above ERROR logs nothing.
+  created.logger.level = created.logger.ERROR + 1;
+  handlebarsEnv = created;
+  return created;
+}
 
 const BLOCK_HELPERS = new Set(["if", "unless", "each", "with"]);
 const HELPERS = new Set([...BLOCK_HELPERS, ...HELPER_NAMES]);
@@ -61,7 +75,7 @@ function syntaxError(part: TemplatePart, error: unknown): MailroomError {
       { cause: error },
     );
   }
-  const loc = (env as unknown as ParserState).Parser.lexer.yylloc;
+  const loc = (env() as unknown as ParserState).Parser.lexer.yylloc;
   const lexical = message.startsWith("Lexical error");
   const line = (lexical ? loc?.last_line : loc?.first_line) ?? 1;
   const column = (lexical ? loc?.last_column : loc?.first_column) ?? 0;
@@ -180,7 +194,7 @@ export function compilePart(part: TemplatePart, source: string): CompiledPart {
   if (cached) return cached;
   let program: hbs.AST.Program;
   try {
-    program = env.parse(source);
+    program = env().parse(source);
   } catch (error) {
     throw syntaxError(part, error);
   }
@@ -193,12 +207,12 @@ export function compilePart(part: TemplatePart, source: string): CompiledPart {
   };
   try {
     // Compiles eagerly: unknown helpers and mismatched blocks are reported now, not at the first send.
-    env.precompile(program, options);
+    env().precompile(program, options);
   } catch (error) {
     throw syntaxError(part, error);
   }
   // Compiled from the source again: the compiler annotates the AST it is given, so it is not reused.
-  const compiled: CompiledPart = { render: env.compile(source, options), ...collectPaths(program) };
+  const compiled: CompiledPart = { render: env().compile(source, options), ...collectPaths(program) };
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
   cache.set(key, compiled);
   return compiled;

@@ -9,16 +9,22 @@ const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv) => Ajv 
 // Draft-07, the dialect of the API's own schemas. Unknown keywords are errors (a typo must not silently
 // disable a check); all errors are collected so a failed render names every bad variable at once. Schemas are
 // never registered by their `$id`: one account's schema can neither clash with nor be `$ref`'d by another's.
-const ajv = new Ajv({
-  allErrors: true,
-  addUsedSchema: false,
-  strict: true,
-  strictTypes: false,
-  strictTuples: false,
-  strictRequired: false,
-  logger: false,
-});
-addFormats(ajv);
+// Created on first use: only templates with a variables schema need it.
+let ajvInstance: Ajv | undefined;
+function ajv(): Ajv {
+  if (ajvInstance) return ajvInstance;
+  ajvInstance = new Ajv({
+    allErrors: true,
+    addUsedSchema: false,
+    strict: true,
+    strictTypes: false,
+    strictTuples: false,
+    strictRequired: false,
+    logger: false,
+  });
+  addFormats(ajvInstance);
+  return ajvInstance;
+}
 
 const CACHE_LIMIT = 500;
 const MAX_REPORTED = 20;
@@ -29,11 +35,11 @@ function validatorFor(schema: VariablesSchema): ValidateFunction {
   const key = JSON.stringify(schema);
   const cached = validators.get(key);
   if (cached) return cached.validate;
-  const validate = ajv.compile(schema);
+  const validate = ajv().compile(schema);
   if (validators.size >= CACHE_LIMIT) {
     const [oldestKey, oldest] = validators.entries().next().value as [string, { schema: VariablesSchema }];
     validators.delete(oldestKey);
-    ajv.removeSchema(oldest.schema);
+    ajv().removeSchema(oldest.schema);
   }
   validators.set(key, { schema, validate });
   return validate;

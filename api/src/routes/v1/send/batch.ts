@@ -1,5 +1,5 @@
 import { MailroomError } from "@mailroom/core/errors";
-import { Ajv, type ErrorObject } from "ajv";
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { sendEmailSchema } from "./schema.ts";
 
 export interface ItemError {
@@ -8,9 +8,18 @@ export interface ItemError {
   message: string;
 }
 
-// Same options as the API's own validator: unknown fields are errors, nothing is coerced.
-const ajv = new Ajv({ removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: false });
-const validateItem = ajv.compile(sendEmailSchema);
+// Same options as the API's own validator: unknown fields are errors, nothing is coerced. Compiled on the
+// first batch: a process that never sees one does not pay for a second compiled copy of the send schema.
+let itemValidator: ValidateFunction | undefined;
+function validateItem(): ValidateFunction {
+  itemValidator ??= new Ajv({
+    removeAdditional: false,
+    coerceTypes: false,
+    useDefaults: true,
+    allErrors: false,
+  }).compile(sendEmailSchema);
+  return itemValidator;
+}
 
 /** `to.0` style path of a schema error, naming the field like the single-send route does. */
 export function describeSchemaError(error: ErrorObject | undefined): string {
@@ -35,13 +44,14 @@ export function describeSchemaError(error: ErrorObject | undefined): string {
 export function* validateBatch(
   items: unknown[],
 ): Generator<{ index: number; body: unknown; error?: MailroomError }> {
+  const validate = validateItem();
   for (const [index, body] of items.entries()) {
-    if (validateItem(body)) yield { index, body };
+    if (validate(body)) yield { index, body };
     else
       yield {
         index,
         body,
-        error: new MailroomError("validation_error", describeSchemaError(validateItem.errors?.[0])),
+        error: new MailroomError("validation_error", describeSchemaError(validate.errors?.[0])),
       };
   }
 }
