@@ -1,8 +1,7 @@
-import { readTlsFiles, startApiServer, type TlsMaterial } from "@mailroom/api";
+import type { TlsMaterial } from "@mailroom/api";
 import type { Config } from "@mailroom/core/config";
 import { loadKek } from "@mailroom/core/domains";
 import { createMetrics, type Logger, startInternalServer } from "@mailroom/core/telemetry";
-import { createSigner, createTransport, startWorker } from "@mailroom/worker";
 import { openPool } from "./database.ts";
 
 export interface Program {
@@ -40,6 +39,9 @@ export async function startApiProgram(
   kek: Buffer,
   tls?: TlsMaterial,
 ): Promise<Program> {
+  // Each program loads only its own package: the API pod never loads nodemailer or graphile-worker (~4 MB of
+  // its memory), nor the worker pod Fastify.
+  const { readTlsFiles, startApiServer } = await import("@mailroom/api");
   const pool = openPool(config, databaseUrl, "mailroom-api", (e) =>
     logger.warn({ err: e }, "idle client error"),
   );
@@ -80,6 +82,7 @@ export async function startWorkerProgram(
   logger: Logger,
   kek: Buffer,
 ): Promise<Program> {
+  const { createSigner, createTransport, startWorker } = await import("@mailroom/worker");
   // Each concurrent job holds a client while it records its outcome; keep a few spare for the runner itself.
   const pool = openPool(
     {
