@@ -47,8 +47,8 @@ export interface RunInfo {
   warmupSeconds: number;
   poolSize: number;
   logLevel: string;
-  /** V8 flags of the API process (the chart's `api.nodeOptions`). */
-  apiNodeOptions: string[];
+  /** How the API process ran: the chart's `api.nodeFlags` and the environment it sets (`api.mallocArenaMax`). */
+  apiProcess: { nodeFlags: string[]; env: Record<string, string> };
   loadBefore: number[];
   loadAfter: number[];
 }
@@ -188,7 +188,12 @@ export function sectionBody(results: ScenarioResult[], info: RunInfo, ceiling?: 
     `Each scenario: ${info.warmupSeconds} s warm-up (not counted), then ${info.seconds} s measured with autocannon in a ` +
       `separate process, ${info.connections} keep-alive connections over TLS on 127.0.0.1, on one ${info.database}. ` +
       `Servers run in their own process (RSS and CPU are theirs alone); each holds ${info.poolSize} Postgres ` +
-      `connections. The API runs with the chart's V8 flags (\`${info.apiNodeOptions.join(" ") || "none"}\`), the ` +
+      `connections. The API runs as the chart runs it: flags \`${info.apiProcess.nodeFlags.join(" ") || "none"}\`, ` +
+      `environment \`${
+        Object.entries(info.apiProcess.env)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(" ") || "none"
+      }\`; the ` +
       `baseline with Node's defaults. The API logs at \`${info.logLevel}\` (to /dev/null); rate limits are checked on every request ` +
       "but set far above what one machine can send; every single send and every batch item carries a fresh " +
       "idempotency key.",

@@ -24,9 +24,11 @@ export function forkChild<In, Out extends { type: string }>(
   file: string,
   quiet: boolean,
   execArgv: string[] = [],
+  env: Record<string, string> = {},
 ): Child<In, Out> {
   const proc: ChildProcess = fork(fileURLToPath(new URL(file, import.meta.url)), [], {
     execArgv: [...process.execArgv, ...execArgv],
+    env: { ...process.env, ...env },
     stdio: ["ignore", quiet ? "ignore" : "inherit", "inherit", "ipc"],
     // Structured clone: the load report carries hundreds of thousands of ids.
     serialization: "advanced",

@@ -81,26 +81,37 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   });
 }
 
-/** `api.nodeOptions` of the chart's values.yaml: what a deployed API runs with. */
-async function chartApiNodeOptions(): Promise<string[]> {
+/** How the chart runs the API process: its command-line flags and its environment (values.yaml). */
+interface ChartApiProcess {
+  nodeFlags: string[];
+  env: Record<string, string>;
+}
+
+async function chartApiProcess(): Promise<ChartApiProcess> {
   const values = parse(
     await readFile(new URL("../charts/mailroom/values.yaml", import.meta.url), "utf8"),
   ) as {
-    api?: { nodeOptions?: string };
+    api?: { nodeFlags?: string[] | null; mallocArenaMax?: number | null };
   };
-  return (values.api?.nodeOptions ?? "").split(/\s+/).filter(Boolean);
+  const arenas = values.api?.mallocArenaMax;
+  return {
+    nodeFlags: values.api?.nodeFlags ?? [],
+    env: arenas ? { MALLOC_ARENA_MAX: String(arenas) } : {},
+  };
 }
 
 async function startServer(
   job: ServerJob,
 ): Promise<{ child: ServerChild; port: number; poolSize: number; logLevel: string }> {
   const profile = CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(CPU_PROF_DIR)}`] : [];
-  // The API runs with the V8 flags the chart gives it; the baseline with Node's defaults.
-  const flags = job.mode === "api" ? await chartApiNodeOptions() : [];
-  const child: ServerChild = forkChild("./send-server.ts", !process.env.BENCH_SERVER_LOGS, [
-    ...flags,
-    ...profile,
-  ]);
+  // The API runs as the chart runs it (flags and environment); the baseline with Node's defaults.
+  const chart = job.mode === "api" ? await chartApiProcess() : { nodeFlags: [], env: {} };
+  const child: ServerChild = forkChild(
+    "./send-server.ts",
+    !process.env.BENCH_SERVER_LOGS,
+    [...chart.nodeFlags, ...profile],
+    chart.env,
+  );
   cleanups.push(async () => {
     child.send({ type: "stop" });
     await child.stop(5_000);
@@ -303,7 +314,7 @@ async function main(): Promise<number> {
     warmupSeconds: WARMUP_SECONDS,
     poolSize: api.poolSize,
     logLevel: api.logLevel,
-    apiNodeOptions: await chartApiNodeOptions(),
+    apiProcess: await chartApiProcess(),
     loadBefore,
     loadAfter: os.loadavg(),
   };

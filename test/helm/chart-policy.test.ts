@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../core/src/config/index.ts";
-import { findManifest, type Manifest, NAMESPACE, renderChart } from "./support/helm.ts";
+import { findManifest, type Manifest, NAMESPACE, renderChart, renderChartError } from "./support/helm.ts";
 
 // What the chart promises a platform team, asserted on its rendered output: the restricted Pod Security
 // Standard, least-privilege RBAC, hooks that run in the right order, probes on the internal ports.
@@ -102,14 +102,34 @@ describe("security defaults", () => {
     });
   });
 
-  it("gives the API the V8 flags of api.nodeOptions (what make bench measures) and the others none", () => {
-    const env = (component: string) =>
-      findManifest(manifests, "Deployment", `${FULL}-${component}`).spec.template.spec.containers[0].env as {
-        name: string;
-        value?: string;
-      }[];
-    expect(env("api")).toContainEqual({ name: "NODE_OPTIONS", value: "--max-semi-space-size=4" });
-    expect(env("worker").find((e) => e.name === "NODE_OPTIONS")).toBeUndefined();
+  it("runs the API with the node flags and malloc arenas of its values (what make bench measures), the others plain", () => {
+    const container = (component: string) =>
+      findManifest(manifests, "Deployment", `${FULL}-${component}`).spec.template.spec.containers[0] as {
+        command?: string[];
+        args: string[];
+        env: { name: string; value?: string }[];
+      };
+    const api = container("api");
+    expect(api.command).toEqual([
+      "node",
+      "--max-semi-space-size=4",
+      "--heap-growing-percent=50",
+      "cli/bin/mailroom.js",
+    ]);
+    expect(api.args).toEqual(["api"]);
+    expect(api.env).toContainEqual({ name: "MALLOC_ARENA_MAX", value: "2" });
+    for (const other of ["worker", "operator"]) {
+      expect(container(other).command).toBeUndefined();
+      expect(container(other).env.find((e) => e.name === "MALLOC_ARENA_MAX")).toBeUndefined();
+    }
+  });
+
+  it("keeps the image's entrypoint when api.nodeFlags is empty, and refuses a flag that is not one", async () => {
+    const rendered = await renderChart({ set: { "api.nodeFlags": "null", "api.mallocArenaMax": "null" } });
+    const [api] = findManifest(rendered, "Deployment", `${FULL}-api`).spec.template.spec.containers;
+    expect(api.command).toBeUndefined();
+    expect(api.env.find((e: { name: string }) => e.name === "MALLOC_ARENA_MAX")).toBeUndefined();
+    expect(await renderChartError({ set: { "api.nodeFlags[0]": "rm -rf /" } })).toMatch(/nodeFlags/);
   });
 
   it("configures the programs with values Mailroom's own config parser accepts", async () => {
