@@ -8,7 +8,14 @@ import { withTransaction } from "../core/src/db/index.ts";
 import { acceptEmails } from "../core/src/emails/index.ts";
 import { now } from "./delivery-protocol.ts";
 import { checkArrivals, type LatencyResult, latencyLine, percentile } from "./delivery-report.ts";
-import { acceptItem, checkRows, type DbCpu, type DeliveryRun, type Setup } from "./delivery-setup.ts";
+import {
+  acceptItem,
+  checkRows,
+  type DbCpu,
+  type DeliveryRun,
+  postgresCpuMeter,
+  type Setup,
+} from "./delivery-setup.ts";
 import { type Sink, verifySamples } from "./delivery-sink-control.ts";
 import type { WorkerChild } from "./delivery-throughput.ts";
 import { cpuTimes, machineBusy } from "./send-support.ts";
@@ -59,7 +66,7 @@ export async function runLatency(
   const inflight = new Set<Promise<void>>();
   worker.send({ type: "phase-start" });
   const machineBefore = cpuTimes();
-  const postgresBefore = db.cpuMs();
+  const postgres = postgresCpuMeter(db);
   const start = now() + 10;
   const fire = (i: number) => {
     const scheduled = start + i * interval;
@@ -100,7 +107,7 @@ export async function runLatency(
   if (failures.length > 0) throw new Error(`accepts failed: ${failures.join(" | ")}`);
   await sink.waitFor(total, "latency", start);
   const busy = machineBusy(machineBefore, cpuTimes());
-  const postgresAfter = db.cpuMs();
+  const postgresCpuMs = postgres.elapsed();
   worker.send({ type: "phase-end" });
   const phase = await worker.next("phase", 10_000);
   const rows = await checkRows(setup, [...committed.keys()]);
@@ -136,10 +143,7 @@ export async function runLatency(
     },
     periodSeconds: seconds,
     workerCpuMs: phase.cpuMs,
-    postgresCpuMs:
-      postgresBefore !== undefined && postgresAfter !== undefined
-        ? postgresAfter - postgresBefore
-        : undefined,
+    postgresCpuMs,
     machineBusy: busy,
     check,
     rows,

@@ -46,6 +46,17 @@ export interface DbCpu {
   cpuMs(): number | undefined;
 }
 
+/** Postgres CPU from now on: `elapsed()` reads it, ms (undefined where the server's CPU cannot be read). */
+export function postgresCpuMeter(db: DbCpu): { elapsed(): number | undefined } {
+  const before = db.cpuMs();
+  return {
+    elapsed: () => {
+      const after = db.cpuMs();
+      return before !== undefined && after !== undefined ? after - before : undefined;
+    },
+  };
+}
+
 const ACCOUNT = "bench-delivery";
 
 export interface Setup {

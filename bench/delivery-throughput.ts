@@ -14,7 +14,14 @@ import {
   type WorkerMessage,
 } from "./delivery-protocol.ts";
 import { checkArrivals, type ThroughputResult, throughputLine } from "./delivery-report.ts";
-import { acceptBatches, checkRows, type DbCpu, type DeliveryRun, type Setup } from "./delivery-setup.ts";
+import {
+  acceptBatches,
+  checkRows,
+  type DbCpu,
+  type DeliveryRun,
+  postgresCpuMeter,
+  type Setup,
+} from "./delivery-setup.ts";
 import { type Sink, verifySamples, waitLimitMs } from "./delivery-sink-control.ts";
 import { type Child, cpuTimes, forkChild, machineBusy } from "./send-support.ts";
 
@@ -53,14 +60,14 @@ export async function runBaseline(
   await sink.reset();
   say(`› ${label}: measuring ${emails} emails, ${concurrency} in flight`);
   const machineBefore = cpuTimes();
-  const postgresBefore = db.cpuMs();
+  const postgres = postgresCpuMeter(db);
   const progressFrom = now();
   child.send({ type: "go" });
   const done = child.next("done", waitLimitMs(emails));
   await sink.waitFor(emails, "baseline", progressFrom);
   const { result } = await done;
   const busy = machineBusy(machineBefore, cpuTimes());
-  const postgresAfter = db.cpuMs();
+  const postgresCpuMs = postgres.elapsed();
   await child.stop(10_000);
   await sleep(200); // a straggling duplicate would show up here
   const report = await sink.report();
@@ -74,10 +81,7 @@ export async function runBaseline(
     seconds,
     senderCpuMs: result.cpuMs,
     sinkCpuMs: report.cpuMs,
-    postgresCpuMs:
-      postgresBefore !== undefined && postgresAfter !== undefined
-        ? postgresAfter - postgresBefore
-        : undefined,
+    postgresCpuMs,
     machineBusy: busy,
     check,
     errors: result.errors,
@@ -125,14 +129,14 @@ export async function runMailroom(
   say(`› ${label}: measuring ${emails} emails, accepted in transactions of ${batch}`);
   worker.send({ type: "phase-start" });
   const machineBefore = cpuTimes();
-  const postgresBefore = db.cpuMs();
+  const postgres = postgresCpuMeter(db);
   const startedAt = now();
   const ids = await acceptBatches(setup, batch, warmup, emails);
   const acceptSeconds = (now() - startedAt) / 1000;
   say(`    accepted ${emails} in ${acceptSeconds.toFixed(2)} s (${Math.round(emails / acceptSeconds)}/s)`);
   await sink.waitFor(emails, "mailroom", startedAt);
   const busy = machineBusy(machineBefore, cpuTimes());
-  const postgresAfter = db.cpuMs();
+  const postgresCpuMs = postgres.elapsed();
   worker.send({ type: "phase-end" });
   const phase = await worker.next("phase", 10_000);
   const rows = await checkRows(setup, ids);
@@ -150,10 +154,7 @@ export async function runMailroom(
     senderCpuMs: phase.cpuMs,
     senderRssPeakMb: phase.rssPeakMb,
     sinkCpuMs: report.cpuMs,
-    postgresCpuMs:
-      postgresBefore !== undefined && postgresAfter !== undefined
-        ? postgresAfter - postgresBefore
-        : undefined,
+    postgresCpuMs,
     machineBusy: busy,
     check,
     rows,
