@@ -109,7 +109,8 @@ export async function getDelivery(
 
 /**
  * The most recent attempt to deliver anything to an endpoint (the last one recorded), or undefined before the
- * first: one index probe (`webhook_attempts_endpoint`), however long the endpoint's history. No account check: callers reach the endpoint id through its owner already.
+ * first: one index probe (`webhook_attempts_endpoint`), however long the endpoint's history. No account
+ * check: callers reach the endpoint id through its owner already.
  */
 export async function getLastAttempt(db: Queryable, endpointId: string): Promise<LastAttempt | undefined> {
   const { rows } = await db.query<{
