@@ -1,40 +1,24 @@
-import { randomBytes } from "node:crypto";
 import type { Pool } from "@mailroom/core/db";
 import { withTransaction } from "@mailroom/core/db";
-import {
-  createEndpoint,
-  createSsrfGuard,
-  emitEvents,
-  getDelivery,
-  listDeliveries,
-} from "@mailroom/core/webhooks";
-import { Logger, run } from "graphile-worker";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../../../test/support/db.ts";
+import { emitEvents, getDelivery, listDeliveries } from "@mailroom/core/webhooks";
+import { describe, expect, it } from "vitest";
+import type { TestDatabase } from "../../../test/support/db.ts";
 import { until } from "../../../test/support/wait.ts";
-import { startWebhookReceiver, type WebhookReceiver } from "../../../test/support/webhook-receiver.ts";
-import { FAST_RETRIES } from "../../../test/support/webhook-runner.ts";
-import { graphileWorkerOptions } from "../runner.ts";
-import { makeWebhookTasks } from "./webhook-deliver.ts";
+import type { WebhookReceiver } from "../../../test/support/webhook-receiver.ts";
+import {
+  createReceiverEndpoint,
+  useWebhookWorker,
+  type WebhookWorkerSetup,
+} from "../../../test/support/webhook-runner.ts";
 
 // Concurrent deliveries share claim and record statements; these tests check that sharing changes nothing a
 // receiver or the deliveries list can see, and that it really happens (else they would prove nothing).
 
 let db: TestDatabase;
 let receiver: WebhookReceiver;
-let stopWorker: (() => Promise<void>) | undefined;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-afterAll(async () => {
-  await db.drop();
-});
-afterEach(async () => {
-  await stopWorker?.();
-  stopWorker = undefined;
-  await receiver.close();
-  await db.pool.query("delete from graphile_worker._private_jobs");
+let startWorker: WebhookWorkerSetup["start"];
+useWebhookWorker((setup) => {
+  ({ db, start: startWorker } = setup);
 });
 
 /** The pool, reporting how many items each named (batched) statement carried. */
@@ -54,32 +38,9 @@ function countingBatches(pool: Pool) {
 
 /** A worker with the production graphile-worker options, a fresh receiver and one endpoint on it. */
 async function start() {
-  receiver = await startWebhookReceiver();
   const batches = countingBatches(db.pool);
-  const tasks = makeWebhookTasks({
-    pool: batches.pool,
-    allowedCidrs: ["127.0.0.0/8"],
-    retryPolicy: FAST_RETRIES,
-  });
-  const runner = await run({
-    pgPool: db.pool,
-    ...graphileWorkerOptions({ concurrency: 4, pollIntervalMs: 20 }),
-    noHandleSignals: true,
-    crontab: "",
-    logger: new Logger(() => () => {}),
-    taskList: tasks.taskList,
-  });
-  stopWorker = async () => {
-    await runner.stop();
-    tasks.close();
-  };
-  const account = `a-${randomBytes(4).toString("hex")}`;
-  const { endpoint, secret } = await createEndpoint(
-    db.pool,
-    { account, url: `${receiver.origin}/hook` },
-    { ssrf: createSsrfGuard({ allowedCidrs: ["127.0.0.0/8"] }) },
-  );
-  receiver.setSecrets(secret);
+  receiver = await startWorker({ pool: batches.pool });
+  const { account, endpoint } = await createReceiverEndpoint(db, receiver);
   // One transaction per call, as the email pipeline writes a group of transitions.
   const emit = (type: string, emailIds: string[]) =>
     withTransaction(db.pool, (client) =>

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { Resolver } from "node:dns/promises";
 import { withTransaction } from "@mailroom/core/db";
 import {
@@ -11,12 +10,16 @@ import {
   type OutboxEvent,
   rotateEndpointSecret,
 } from "@mailroom/core/webhooks";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../../../test/support/db.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TestDatabase } from "../../../test/support/db.ts";
 import { startDnsServer, type TestDnsServer } from "../../../test/support/dns-server.ts";
 import { sleep, until } from "../../../test/support/wait.ts";
-import { startWebhookReceiver, type WebhookReceiver } from "../../../test/support/webhook-receiver.ts";
-import { startWebhookRunner } from "../../../test/support/webhook-runner.ts";
+import type { WebhookReceiver } from "../../../test/support/webhook-receiver.ts";
+import {
+  createReceiverEndpoint,
+  useWebhookWorker,
+  type WebhookWorkerSetup,
+} from "../../../test/support/webhook-runner.ts";
 import type { WebhookTaskDeps } from "./webhook-deliver.ts";
 
 const LOOPBACK = ["127.0.0.0/8"];
@@ -24,31 +27,22 @@ const LOOPBACK = ["127.0.0.0/8"];
 let db: TestDatabase;
 let dns: TestDnsServer;
 let receiver: WebhookReceiver;
-let stopWorker: (() => Promise<void>) | undefined;
-
+let startWorker: WebhookWorkerSetup["start"];
+useWebhookWorker((setup) => {
+  ({ db, start: startWorker } = setup);
+});
 beforeAll(async () => {
-  db = await createTestDatabase();
   dns = await startDnsServer();
 });
 afterAll(async () => {
   await dns.close();
-  await db.drop();
-});
-afterEach(async () => {
-  await stopWorker?.();
-  stopWorker = undefined;
-  await receiver.close();
-  // Leftover retries of one test must not run under the next test's worker.
-  await db.pool.query("delete from graphile_worker._private_jobs");
 });
 
 /** Starts a real graphile-worker runner with the webhook tasks, and a fresh receiver. */
 async function start(options: Partial<WebhookTaskDeps> = {}): Promise<void> {
-  receiver = await startWebhookReceiver();
   const resolver = new Resolver();
   resolver.setServers([dns.address]);
-  stopWorker = await startWebhookRunner({
-    pool: db.pool,
+  receiver = await startWorker({
     allowedCidrs: LOOPBACK,
     timeoutMs: 2_000,
     resolve: async (host) => (await resolver.resolve4(host)).map((address) => ({ address, family: 4 })),
@@ -56,13 +50,8 @@ async function start(options: Partial<WebhookTaskDeps> = {}): Promise<void> {
   });
 }
 
-async function endpoint(url: string, events: string[] = []) {
-  const account = `a-${randomBytes(4).toString("hex")}`;
-  const ssrf = createSsrfGuard({ allowedCidrs: LOOPBACK });
-  const created = await createEndpoint(db.pool, { account, url, events }, { ssrf });
-  receiver.setSecrets(created.secret);
-  return { account, ...created };
-}
+const endpoint = (url: string, events: string[] = []) =>
+  createReceiverEndpoint(db, receiver, { url, events });
 
 const emit = (events: OutboxEvent[]) => withTransaction(db.pool, (client) => emitEvents(client, events));
 
@@ -215,9 +204,8 @@ describe("SSRF guard at delivery time", () => {
     );
     expect(refused.attempts[0]?.error).toMatch(/127\.0\.0\.1 is a private or loopback address/);
     expect(receiver.received).toEqual([]);
-    await stopWorker?.();
-    await receiver.close();
 
+    // A new runner and receiver, replacing the strict ones.
     await start({ allowedCidrs: LOOPBACK });
     const allowed = await endpoint(`http://local.hooks.test:${new URL(receiver.origin).port}/hook`);
     await emit([{ account: allowed.account, type: "email.queued", data: { emailId: "e2" } }]);

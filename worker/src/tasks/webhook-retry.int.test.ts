@@ -1,8 +1,5 @@
-import { randomBytes } from "node:crypto";
 import { withTransaction } from "@mailroom/core/db";
 import {
-  createEndpoint,
-  createSsrfGuard,
   emitEvents,
   getDelivery,
   getEndpoint,
@@ -10,11 +7,16 @@ import {
   type RetryPolicy,
   replayDelivery,
 } from "@mailroom/core/webhooks";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../../../test/support/db.ts";
+import { describe, expect, it } from "vitest";
+import type { TestDatabase } from "../../../test/support/db.ts";
 import { sleep, until } from "../../../test/support/wait.ts";
-import { startWebhookReceiver, type WebhookReceiver } from "../../../test/support/webhook-receiver.ts";
-import { FAST_RETRIES, startWebhookRunner } from "../../../test/support/webhook-runner.ts";
+import type { WebhookReceiver } from "../../../test/support/webhook-receiver.ts";
+import {
+  createReceiverEndpoint,
+  FAST_RETRIES,
+  useWebhookWorker,
+  type WebhookWorkerSetup,
+} from "../../../test/support/webhook-runner.ts";
 import type { WebhookTaskDeps } from "./webhook-deliver.ts";
 
 // The production schedule (0, 5 s, 5 min, …) with milliseconds for its steps.
@@ -24,32 +26,15 @@ const SLACK_MS = 5;
 
 let db: TestDatabase;
 let receiver: WebhookReceiver;
-let stopWorker: (() => Promise<void>) | undefined;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-afterAll(async () => {
-  await db.drop();
-});
-afterEach(async () => {
-  await stopWorker?.();
-  stopWorker = undefined;
-  await receiver.close();
-  await db.pool.query("delete from graphile_worker._private_jobs");
+let startWorker: WebhookWorkerSetup["start"];
+useWebhookWorker((setup) => {
+  ({ db, start: startWorker } = setup);
 });
 
 /** A real graphile-worker runner with the webhook tasks, a fresh receiver, and one endpoint on it. */
 async function start(options: Partial<WebhookTaskDeps> = {}) {
-  receiver = await startWebhookReceiver();
-  stopWorker = await startWebhookRunner({ pool: db.pool, allowedCidrs: ["127.0.0.0/8"], ...options });
-  const account = `a-${randomBytes(4).toString("hex")}`;
-  const { endpoint, secret } = await createEndpoint(
-    db.pool,
-    { account, url: `${receiver.origin}/hook` },
-    { ssrf: createSsrfGuard({ allowedCidrs: ["127.0.0.0/8"] }) },
-  );
-  receiver.setSecrets(secret);
+  receiver = await startWorker(options);
+  const { account, endpoint } = await createReceiverEndpoint(db, receiver);
   const emit = (emailId: string, type = "email.queued") =>
     withTransaction(db.pool, (client) => emitEvents(client, [{ account, type, data: { emailId } }]));
   const deliveries = async () => {
