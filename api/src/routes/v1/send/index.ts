@@ -25,26 +25,36 @@ import {
 
 const MISMATCH = "This idempotencyKey was already used with a different request body.";
 
+/** What every item of one request shares: its key, its trace context and its clock. */
+interface RequestContext {
+  account: string;
+  apiKeyId: string;
+  trace: Record<string, string> | undefined;
+  now: Date;
+}
+
+const contextOf = (request: FastifyRequest): RequestContext => ({
+  account: request.apiKey.account,
+  apiKeyId: request.apiKey.keyId,
+  trace: injectTraceContext(request.span),
+  now: new Date(),
+});
+
 /** Renders the named template (so the log shows exactly what is sent), then validates the whole request. */
 async function toRequest(
   deps: ApiDeps,
   authorize: SenderAuthorizer,
-  request: FastifyRequest,
+  { account, apiKeyId, trace, now }: RequestContext,
   body: SendRequestBody,
   headerKey?: string,
 ): Promise<AcceptRequest> {
   const template = requestedTemplate(body);
   const rendered = template
-    ? await renderTemplateForSend(deps.pool, request.apiKey.account, { variables: {}, ...template })
+    ? await renderTemplateForSend(deps.pool, account, { variables: {}, ...template })
     : undefined;
-  const item = normalizeSendRequest(body, { headerIdempotencyKey: headerKey, now: new Date(), rendered });
-  await authorize(request.apiKey.account, item.draft.fromAddress);
-  return {
-    ...item,
-    account: request.apiKey.account,
-    apiKeyId: request.apiKey.keyId,
-    trace: injectTraceContext(request.span),
-  };
+  const item = normalizeSendRequest(body, { headerIdempotencyKey: headerKey, now, rendered });
+  await authorize(account, item.draft.fromAddress);
+  return { ...item, account, apiKeyId, trace };
 }
 
 /**
@@ -76,7 +86,13 @@ export function sendRoutes(app: FastifyInstance, deps: ApiDeps): void {
     },
     async (request) => {
       const result = await queue.accept(
-        await toRequest(deps, authorize, request, request.body, request.headers["idempotency-key"]),
+        await toRequest(
+          deps,
+          authorize,
+          contextOf(request),
+          request.body,
+          request.headers["idempotency-key"],
+        ),
       );
       if (result.status === "idempotency_key_mismatch")
         throw new MailroomError("idempotency_key_mismatch", MISMATCH);
@@ -107,12 +123,13 @@ export function sendRoutes(app: FastifyInstance, deps: ApiDeps): void {
       if (mode !== "strict" && mode !== "permissive") {
         throw new MailroomError("validation_error", "x-batch-validation: strict or permissive");
       }
+      const context = contextOf(request);
       const errors: ItemError[] = [];
       const accepted: { index: number; item: AcceptRequest }[] = [];
       for (const { index, body, error } of validateBatch(request.body)) {
         try {
           if (error) throw error;
-          accepted.push({ index, item: await toRequest(deps, authorize, request, body as SendRequestBody) });
+          accepted.push({ index, item: await toRequest(deps, authorize, context, body as SendRequestBody) });
         } catch (caught) {
           if (!isMailroomError(caught)) throw caught;
           if (mode === "strict") throw new MailroomError(caught.code, `[${index}].${caught.message}`);
