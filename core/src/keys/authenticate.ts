@@ -7,7 +7,7 @@ import {
   rateLimitBuckets,
   verdictFrom,
 } from "../limits/rate-limit.ts";
-import { hashSecret, parseKey, secretMatches } from "./format.ts";
+import { hashMatches, hashSecret, type ParsedKey, parseKey } from "./format.ts";
 import { type AuthLookup, findKeyForAuth, findKeysForAuthCounting } from "./store.ts";
 import { type ApiKeyRecord, keyState, type Scope } from "./types.ts";
 
@@ -23,29 +23,46 @@ export function bearerToken(authorization: string | undefined): string | undefin
   return match?.[1];
 }
 
-/**
- * Resolves the key behind an Authorization header, or throws the spec's 401 codes. The secret is checked
- * before the state, so `api_key_revoked` and `api_key_expired` are told only to a caller who proved it; an
- * unknown key id and a wrong secret fail identically. Reads Postgres every time: no cache may outlive a revoke.
- */
-export async function authenticateKey(
-  db: Queryable,
-  authorization: string | undefined,
-  now: Date = new Date(),
-): Promise<ApiKeyRecord> {
+/** The key an Authorization header presents, or the spec's 401 for a missing or malformed one. */
+function presentedKey(authorization: string | undefined): ParsedKey {
   if (!authorization || authorization.trim() === "") {
     throw new MailroomError("missing_api_key", "Send the API key as `Authorization: Bearer <key>`.");
   }
   const token = bearerToken(authorization);
   const parsed = token ? parseKey(token) : undefined;
   if (!parsed) throw INVALID();
-  const found = await findKeyForAuth(db, parsed.keyId);
-  const matches = secretMatches(parsed.secret, found?.secretSha256 ?? DECOY_SHA256);
+  return parsed;
+}
+
+/**
+ * The decision on a looked-up key: the secret is checked before the state, so `api_key_revoked` and
+ * `api_key_expired` are told only to a caller who proved it; an unknown key id and a wrong secret fail
+ * identically, compared in constant time (against a decoy when the id is unknown).
+ */
+function decide<Found extends { key: ApiKeyRecord; secretSha256: Buffer }>(
+  found: Found | undefined,
+  presentedSha256: Buffer,
+  now: Date,
+): Found {
+  const matches = hashMatches(presentedSha256, found?.secretSha256 ?? DECOY_SHA256);
   if (!found || !matches) throw INVALID();
   const state = keyState(found.key, now);
   if (state === "revoked") throw new MailroomError("api_key_revoked", "This API key has been revoked.");
   if (state === "expired") throw new MailroomError("api_key_expired", "This API key has expired.");
-  return found.key;
+  return found;
+}
+
+/**
+ * Resolves the key behind an Authorization header, or throws the spec's 401 codes (see `decide`). Reads
+ * Postgres every time: no cache may outlive a revoke.
+ */
+export async function authenticateKey(
+  db: Queryable,
+  authorization: string | undefined,
+  now: Date = new Date(),
+): Promise<ApiKeyRecord> {
+  const parsed = presentedKey(authorization);
+  return decide(await findKeyForAuth(db, parsed.keyId), hashSecret(parsed.secret), now).key;
 }
 
 /** Throws `insufficient_scope` unless the key carries the scope. */
@@ -74,22 +91,17 @@ export function createRequestAuthenticator(db: Queryable, policy: RateLimitPolic
     maxBatch: 200,
   });
   return async (authorization, now = new Date()) => {
-    if (!authorization || authorization.trim() === "") {
-      throw new MailroomError("missing_api_key", "Send the API key as `Authorization: Bearer <key>`.");
-    }
-    const token = bearerToken(authorization);
-    const parsed = token ? parseKey(token) : undefined;
-    if (!parsed) throw INVALID();
-    const found = await lookup({ keyId: parsed.keyId, presentedSha256: hashSecret(parsed.secret), now });
-    const matches = secretMatches(parsed.secret, found?.secretSha256 ?? DECOY_SHA256);
-    if (!found || !matches) throw INVALID();
-    const state = keyState(found.key, now);
-    if (state === "revoked") throw new MailroomError("api_key_revoked", "This API key has been revoked.");
-    if (state === "expired") throw new MailroomError("api_key_expired", "This API key has expired.");
+    const parsed = presentedKey(authorization);
+    const presentedSha256 = hashSecret(parsed.secret);
+    const { key, hits } = decide(
+      await lookup({ keyId: parsed.keyId, presentedSha256, now }),
+      presentedSha256,
+      now,
+    );
     const buckets = rateLimitBuckets(
-      { keyId: found.key.keyId, account: found.key.account, keyLimit: found.key.rateLimitPerSecond },
+      { keyId: key.keyId, account: key.account, keyLimit: key.rateLimitPerSecond },
       policy,
     );
-    return { key: found.key, rateLimit: verdictFrom(buckets, found.hits, now) };
+    return { key, rateLimit: verdictFrom(buckets, hits, now) };
   };
 }

@@ -44,8 +44,12 @@ export function hashSecret(secret: string): Buffer {
   return createHash("sha256").update(secret, "utf8").digest();
 }
 
+/** Constant-time comparison of a presented secret's hash with a stored hash. */
+export function hashMatches(presentedSha256: Buffer, storedSha256: Buffer): boolean {
+  return storedSha256.length === presentedSha256.length && timingSafeEqual(presentedSha256, storedSha256);
+}
+
 /** Constant-time comparison of a presented secret with a stored hash. */
 export function secretMatches(secret: string, storedSha256: Buffer): boolean {
-  const presented = hashSecret(secret);
-  return storedSha256.length === presented.length && timingSafeEqual(presented, storedSha256);
+  return hashMatches(hashSecret(secret), storedSha256);
 }
