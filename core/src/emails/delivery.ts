@@ -125,15 +125,16 @@ function decideAttempt({ claimed, outcomes, policy, now = new Date() }: AttemptT
     results[o.recipient] = { status: o.status, code: o.code ?? null, response: o.response };
   const pending = outcomes.filter((o) => o.status === "temporary").map((o) => o.recipient);
   const bounced = outcomes.filter((o) => o.status === "permanent");
+  const bouncedRecipients = bounced.map((b) => b.recipient);
   const everAccepted = Object.values(results).some((r) => (r as { status: string }).status === "accepted");
   const response = outcomes.map((o) => `${o.recipient}: ${o.response}`).join("; ");
 
   let result: AttemptResult;
   let reason: string | null = null;
   if (pending.length > 0) {
-    const age = (now.getTime() - email.createdAt.getTime()) / 1000;
     const retryAt = new Date(now.getTime() + retryDelaySeconds(policy, email.attempts) * 1000);
-    if (age + (retryAt.getTime() - now.getTime()) / 1000 > policy.horizonSeconds) {
+    // Past the horizon (counted from acceptance) by the time of the next attempt: give up now.
+    if ((retryAt.getTime() - email.createdAt.getTime()) / 1000 > policy.horizonSeconds) {
       result = { status: "failed" };
       reason = "retries_exhausted";
     } else {
@@ -144,7 +145,7 @@ function decideAttempt({ claimed, outcomes, policy, now = new Date() }: AttemptT
   }
   const detail: Record<string, unknown> = { response };
   if (reason) detail.reason = reason;
-  if (bounced.length > 0) detail.bounced = bounced.map((b) => b.recipient);
+  if (bounced.length > 0) detail.bounced = bouncedRecipients;
   if (result.status === "deferred") detail.retryAt = result.retryAt.toISOString();
   const row = {
     emailId: email.id,
@@ -153,7 +154,7 @@ function decideAttempt({ claimed, outcomes, policy, now = new Date() }: AttemptT
     response,
     results,
     pending,
-    bounced: bounced.map((b) => b.recipient),
+    bounced: bouncedRecipients,
     bouncedDetail: bounced.map((b) => b.response),
     retryAt: result.status === "deferred" ? result.retryAt.toISOString() : null,
     eventId: newId(),
