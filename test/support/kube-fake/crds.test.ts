@@ -12,8 +12,6 @@ useKubeFake((f, k) => {
   kube = k;
 });
 
-const failure = kubeErrorOf;
-
 const endpoint = (name: string, extra: Record<string, unknown> = {}): DnsEndpoint => ({
   apiVersion: "externaldns.k8s.io/v1alpha1",
   kind: "DNSEndpoint",
@@ -27,10 +25,10 @@ const endpoint = (name: string, extra: Record<string, unknown> = {}): DnsEndpoin
 describe("kube-fake CRDs installed at runtime (external-dns's DNSEndpoint)", () => {
   it("answers 404 for a CRD's group and resources until it is installed, and again once uninstalled", async () => {
     expect(await kube.discovery.resourcesOf("externaldns.k8s.io", "v1alpha1")).toBeUndefined();
-    const missing = await failure(kube.dnsEndpoints.get("default", "x"));
+    const missing = await kubeErrorOf(kube.dnsEndpoints.get("default", "x"));
     expect(missing).toMatchObject({ code: 404, reason: "NotFound" });
     expect(missing.message).toMatch(/could not find the requested resource/);
-    expect((await failure(kube.dnsEndpoints.create("default", endpoint("x")))).code).toBe(404);
+    expect((await kubeErrorOf(kube.dnsEndpoints.create("default", endpoint("x")))).code).toBe(404);
 
     fake.installCrd(dnsEndpointCrd());
     expect(await kube.discovery.resourcesOf("externaldns.k8s.io", "v1alpha1")).toEqual([
@@ -38,7 +36,7 @@ describe("kube-fake CRDs installed at runtime (external-dns's DNSEndpoint)", () 
       "dnsendpoints/status",
     ]);
     // An installed CRD's missing object is the ordinary, named 404.
-    expect((await failure(kube.dnsEndpoints.get("default", "x"))).message).toBe(
+    expect((await kubeErrorOf(kube.dnsEndpoints.get("default", "x"))).message).toBe(
       'dnsendpoints.externaldns.k8s.io "x" not found',
     );
     await kube.dnsEndpoints.create("default", endpoint("x"));
@@ -46,10 +44,10 @@ describe("kube-fake CRDs installed at runtime (external-dns's DNSEndpoint)", () 
 
     fake.uninstallCrd("dnsendpoints.externaldns.k8s.io");
     expect(await kube.discovery.resourcesOf("externaldns.k8s.io", "v1alpha1")).toBeUndefined();
-    expect((await failure(kube.dnsEndpoints.get("default", "x"))).message).toMatch(/could not find/);
+    expect((await kubeErrorOf(kube.dnsEndpoints.get("default", "x"))).message).toMatch(/could not find/);
     fake.installCrd(dnsEndpointCrd());
     // Deleting a CRD deletes its objects.
-    expect((await failure(kube.dnsEndpoints.get("default", "x"))).code).toBe(404);
+    expect((await kubeErrorOf(kube.dnsEndpoints.get("default", "x"))).code).toBe(404);
   });
 
   it("validates and prunes the installed kind by its schema, keeping map keys such as labels", async () => {
@@ -78,7 +76,7 @@ describe("kube-fake CRDs installed at runtime (external-dns's DNSEndpoint)", () 
         labels: { owner: "mailroom", "team.example/x": "y" },
       },
     ]);
-    const invalid = await failure(
+    const invalid = await kubeErrorOf(
       kube.dnsEndpoints.create("default", {
         ...endpoint("y"),
         spec: { endpoints: [{ dnsName: "a.example.com", recordType: "SPF" as never, targets: ["x"] }] },
@@ -107,6 +105,6 @@ describe("kube-fake CRDs installed at runtime (external-dns's DNSEndpoint)", () 
       },
     });
     await kube.customResources.SendingDomain.delete("default", "owner");
-    expect((await failure(kube.dnsEndpoints.get("default", "owned"))).code).toBe(404);
+    expect((await kubeErrorOf(kube.dnsEndpoints.get("default", "owned"))).code).toBe(404);
   });
 });

@@ -11,8 +11,6 @@ useKubeFake((f, k) => {
   kube = k;
 });
 
-const failure = kubeErrorOf;
-
 describe("kube-fake CRUD through @kubernetes/client-node", () => {
   it("creates with server-set metadata and schema defaults, and drops status on create", async () => {
     const created = await kube.customResources.ApiKey.create("team-a", {
@@ -28,17 +26,17 @@ describe("kube-fake CRUD through @kubernetes/client-node", () => {
   });
 
   it("answers 404 and 409 AlreadyExists with Status bodies like the real API", async () => {
-    const missing = await failure(kube.customResources.ApiKey.get("default", "nope"));
+    const missing = await kubeErrorOf(kube.customResources.ApiKey.get("default", "nope"));
     expect(missing).toMatchObject({
       code: 404,
       reason: "NotFound",
       message: 'apikeys.mailroom.dev "nope" not found',
     });
-    const secret = await failure(kube.secrets.get("default", "nope"));
+    const secret = await kubeErrorOf(kube.secrets.get("default", "nope"));
     expect(secret).toMatchObject({ code: 404, reason: "NotFound", message: 'secrets "nope" not found' });
 
     await kube.customResources.ApiKey.create("default", apiKey("dup"));
-    const dup = await failure(kube.customResources.ApiKey.create("default", apiKey("dup")));
+    const dup = await kubeErrorOf(kube.customResources.ApiKey.create("default", apiKey("dup")));
     expect(dup).toMatchObject({
       code: 409,
       reason: "AlreadyExists",
@@ -107,19 +105,19 @@ describe("kube-fake CRUD through @kubernetes/client-node", () => {
   it("rejects a write at a stale resourceVersion with 409 Conflict, and a CR PUT without one with 422", async () => {
     const v1 = await kube.customResources.ApiKey.create("default", apiKey("cas"));
     await kube.customResources.ApiKey.patch("default", "cas", { spec: { reclaimPolicy: "Retain" } });
-    const stale = await failure(kube.customResources.ApiKey.replace("default", "cas", v1));
+    const stale = await kubeErrorOf(kube.customResources.ApiKey.replace("default", "cas", v1));
     expect(stale).toMatchObject({ code: 409, reason: "Conflict" });
     expect(stale.message).toBe(
       'Operation cannot be fulfilled on apikeys.mailroom.dev "cas": the object has been modified; please apply your changes to the latest version and try again',
     );
-    const stalePatch = await failure(
+    const stalePatch = await kubeErrorOf(
       kube.customResources.ApiKey.patch("default", "cas", {
         metadata: { resourceVersion: v1.metadata.resourceVersion },
       }),
     );
     expect(stalePatch.code).toBe(409);
     const { resourceVersion: _rv, ...meta } = v1.metadata;
-    const unconditional = await failure(
+    const unconditional = await kubeErrorOf(
       kube.customResources.ApiKey.replace("default", "cas", { ...v1, metadata: meta }),
     );
     expect(unconditional).toMatchObject({ code: 422, reason: "Invalid" });
@@ -138,7 +136,7 @@ describe("kube-fake CRUD through @kubernetes/client-node", () => {
     const got = await kube.customResources.ApiKey.get("default", "p");
     expect(got.spec.reclaimPolicy).toBe("Retain");
     expect(got.metadata.finalizers).toEqual(["mailroom.dev/x"]);
-    const failedTest = await failure(
+    const failedTest = await kubeErrorOf(
       kube.customResources.ApiKey.patch("default", "p", [
         { op: "test", path: "/spec/reclaimPolicy", value: "Delete" },
       ]),
@@ -164,7 +162,7 @@ describe("kube-fake CRUD through @kubernetes/client-node", () => {
       spec: { ...lease.spec, holderIdentity: "pod-b" },
     });
     expect(taken.spec?.holderIdentity).toBe("pod-b");
-    const lost = await failure(
+    const lost = await kubeErrorOf(
       kube.leases.replace("mailroom", "operator", {
         ...lease,
         spec: { ...lease.spec, holderIdentity: "pod-c" },
