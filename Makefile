@@ -5,7 +5,7 @@ NPM ?= npm
 STAMP := node_modules/.mailroom-install-stamp
 WORKSPACE_MANIFESTS := $(wildcard core/package.json api/package.json worker/package.json operator/package.json cli/package.json)
 
-.PHONY: help install run test bench e2e-kind lint format typecheck check-generated clean
+.PHONY: help install system-packages run test bench e2e-kind lint format typecheck check-generated clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  \033[36m%-16s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -17,10 +17,13 @@ $(STAMP): package.json package-lock.json $(WORKSPACE_MANIFESTS)
 
 install: $(STAMP) ## Install dependencies (Node 24 toolchain, embedded Postgres) from the lockfile
 
+system-packages: ## Install the Debian packages the tests drive as real peers (as root; else lists them)
+	@scripts/install-system-packages.sh
+
 run: $(STAMP) ## Run Mailroom locally: embedded Postgres, HTTPS API, worker, SMTP capture (Ctrl-C stops)
 	$(NPM) exec --no -- mailroom run
 
-test: $(STAMP) ## Run the whole test suite: lint, type check, generated-file drift, all tests on real servers
+test: $(STAMP) system-packages ## Run the whole test suite: lint, type check, generated-file drift, all tests on real servers
 	$(NPM) run --silent lint
 	$(NPM) run --silent typecheck
 	@$(MAKE) --no-print-directory check-generated

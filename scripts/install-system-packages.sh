@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the test suite, the image build and the benchmarks drive as real peers
+# (swaks, Python's smtplib + dkimpy, Postfix + OpenDKIM, Chromium, promtool, buildah + debootstrap).
+# Installs only what is missing, only as root on a Debian-like system; otherwise prints what is missing
+# and exits 0, so the tests that need a package say they skipped and why.
+set -euo pipefail
+
+# package  command-it-provides (checked before installing)
+PACKAGES=(
+  "swaks swaks"
+  "python3 python3"
+  "python3-dkim dkimverify"
+  "postfix postfix"
+  "opendkim opendkim"
+  "opendkim-tools opendkim-genkey"
+  "chromium chromium"
+  "prometheus promtool"
+  "buildah buildah"
+  "debootstrap debootstrap"
+)
+
+missing=()
+for entry in "${PACKAGES[@]}"; do
+  read -r pkg cmd <<<"$entry"
+  command -v "$cmd" >/dev/null 2>&1 || [ -x "/usr/sbin/$cmd" ] || missing+=("$pkg")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+  echo "› system packages missing (tests needing them will skip): ${missing[*]}"
+  echo "  install them with: sudo apt-get install --no-install-recommends ${missing[*]}"
+  exit 0
+fi
+
+echo "› installing system packages: ${missing[*]} (apt-get; a minute or two) …"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "› system packages installed"
