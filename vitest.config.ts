@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["{core,api,worker,operator,cli}/src/**/*.test.ts", "test/**/*.test.ts"],
+    include: ["{core,api,worker,operator,smtp,console,cli}/src/**/*.test.ts", "test/**/*.test.ts"],
     globalSetup: ["test/support/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
