@@ -7,6 +7,7 @@ set -euo pipefail
 
 # package  command-it-provides (checked before installing)
 PACKAGES=(
+  "postgresql pg_ctlcluster"
   "swaks swaks"
   "python3 python3"
   "python3-dkim dkimverify"

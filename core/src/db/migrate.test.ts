@@ -1,0 +1,35 @@
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { FUNCTIONS_DIR, MIGRATIONS_DIR, sqlFiles } from "./migrate.ts";
+
+// Migrations up to 0014 predate core/sql/functions and keep their first function bodies as history; the files
+// of core/sql/functions supersede them on every migrate (ADR 0003).
+const LAST_MIGRATION_WITH_FUNCTIONS = 14;
+const CREATE_FUNCTION = /\bcreate\s+(or\s+replace\s+)?function\s+([\w.]+)/gi;
+
+describe("where SQL functions live", () => {
+  it("no migration after 0014 creates or replaces a function: its body belongs in core/sql/functions", async () => {
+    const offenders: string[] = [];
+    for (const name of await readdir(MIGRATIONS_DIR)) {
+      if (Number(name.slice(0, 4)) <= LAST_MIGRATION_WITH_FUNCTIONS) continue;
+      const sql = await readFile(path.join(MIGRATIONS_DIR, name), "utf8");
+      for (const match of sql.matchAll(CREATE_FUNCTION)) offenders.push(`${name}: ${match[2]}`);
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it("each function file defines exactly the function it is named after", async () => {
+    const files = await sqlFiles(FUNCTIONS_DIR);
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      const sql = await readFile(file, "utf8");
+      const defined = [...sql.matchAll(CREATE_FUNCTION)].map((m) => m[2]);
+      expect({ file: path.basename(file), defined }).toEqual({
+        file: path.basename(file),
+        defined: [path.basename(file, ".sql")],
+      });
+      expect(sql).toMatch(/\bcreate\s+or\s+replace\s+function\b/i);
+    }
+  });
+});
