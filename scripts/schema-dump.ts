@@ -22,8 +22,8 @@ const DUMP = path.join(ROOT, "core/sql/schema.sql");
 const check = process.argv.includes("--check");
 
 if (process.argv.includes("--help")) {
-  console.log(
-    "usage: node scripts/schema-dump.ts [--check]\n  writes (or, with --check, verifies) core/sql/schema.sql",
+  process.stdout.write(
+    "usage: node scripts/schema-dump.ts [--check]\n  writes (or, with --check, verifies) core/sql/schema.sql\n",
   );
   process.exit(0);
 }
@@ -135,7 +135,7 @@ try {
       }
     } else {
       await writeFile(DUMP, current);
-      console.log(`wrote ${path.relative(ROOT, DUMP)} (${current.split("\n").length} lines)`);
+      process.stdout.write(`wrote ${path.relative(ROOT, DUMP)} (${current.split("\n").length} lines)\n`);
     }
   } finally {
     run("pg_ctl", ["-D", data, "-w", "-m", "fast", "stop"]);
