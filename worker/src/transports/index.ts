@@ -2,9 +2,7 @@ import { createDirectTransport } from "./direct.ts";
 import { createRelayTransport } from "./relay.ts";
 import type { MailTransport } from "./types.ts";
 
-export { createDirectTransport, type DirectTransportOptions } from "./direct.ts";
-export { createRelayTransport, type RelayTransportOptions } from "./relay.ts";
-export type { MailTransport, OutboundMessage, RecipientResult } from "./types.ts";
+export type { MailTransport } from "./types.ts";
 
 /** The parts of the program's config that choose and shape the transport. */
 export interface TransportConfig {

@@ -2,8 +2,6 @@ import type { KindController } from "../kind-controller.ts";
 import { finalizeApiKey } from "./finalizer.ts";
 import { reconcileApiKey } from "./reconcile.ts";
 
-export { apiKeySecretName } from "./reconcile.ts";
-
 /** The ApiKey controller. */
 export const apiKeyController: KindController<"ApiKey"> = {
   kind: "ApiKey",
