@@ -32,6 +32,7 @@ test: $(STAMP) system-packages ## Run the whole test suite: lint, type check, ge
 bench: $(STAMP) ## Benchmarks against same-run baselines; writes BENCHMARKS.md (takes a few minutes)
 	$(NPM) exec --no -- node bench/send.ts
 	$(NPM) exec --no -- node bench/delivery.ts
+	$(NPM) exec --no -- node bench/peer.ts
 	$(NPM) exec --no -- node bench/webhooks.ts
 
 lint: $(STAMP) ## Lint and format check (Biome)

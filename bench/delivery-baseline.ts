@@ -28,14 +28,16 @@ function post(message: BaselineMessage): void {
 }
 
 async function main(job: BaselineJob): Promise<void> {
-  const dkim = nodemailerDkimOptions([
-    {
-      domainName: job.dkim.domainName,
-      selector: job.dkim.keySelector,
-      algorithm: "rsa",
-      privateKey: createPrivateKey(job.dkim.privateKeyPem),
-    },
-  ]);
+  const dkim =
+    job.dkim &&
+    nodemailerDkimOptions([
+      {
+        domainName: job.dkim.domainName,
+        selector: job.dkim.keySelector,
+        algorithm: "rsa",
+        privateKey: createPrivateKey(job.dkim.privateKeyPem),
+      },
+    ]);
   const transporter = nodemailer.createTransport({
     url: job.smtpUrl,
     pool: true,

@@ -55,7 +55,8 @@ export interface BaselineJob {
   count: number;
   /** Message-IDs are `<${idPrefix}-${i}@${DOMAIN}>`. */
   idPrefix: string;
-  dkim: { domainName: string; keySelector: string; privateKeyPem: string };
+  /** The key the sender signs with; absent when a peer in between signs (bench/peer.ts). */
+  dkim?: { domainName: string; keySelector: string; privateKeyPem: string };
 }
 
 export interface BaselineResult {

@@ -77,6 +77,8 @@ export interface ThroughputResult {
   senderRssPeakMb?: number;
   sinkCpuMs: number;
   postgresCpuMs?: number | undefined;
+  /** bench/peer.ts: CPU of the signing peer's processes (Postfix and OpenDKIM). */
+  peerCpuMs?: number;
   machineBusy: number;
   check: ArrivalCheck;
   /** Mailroom only: the emails' rows, all expected `delivered`. */

@@ -27,17 +27,30 @@ import { type Child, cpuTimes, forkChild, machineBusy } from "./send-support.ts"
 
 export type WorkerChild = Child<WorkerJob | WorkerCommand, WorkerMessage>;
 
+/** An SMTP server between the baseline's sender and the sink that signs (bench/peer.ts: Postfix + OpenDKIM). */
+export interface SigningPeer {
+  label: string;
+  url: string;
+  /** CPU the peer's processes used so far, ms. */
+  cpuMs(): number;
+}
+
 // ── (a) baseline ───────────────────────────────────────────────────────────────────────────────────────────
+/**
+ * nodemailer's pool sending the bench email: straight to the sink, signing itself, or through `peer`, which
+ * signs and relays, unsigned.
+ */
 export async function runBaseline(
   run: DeliveryRun,
   setup: Setup,
   sink: Sink,
   concurrency: number,
   db: DbCpu,
+  peer?: SigningPeer,
 ): Promise<ThroughputResult> {
   const { say } = run;
   const { emails, warmup } = run.settings;
-  const label = "(a) baseline: nodemailer pool + DKIM";
+  const label = peer?.label ?? "(a) baseline: nodemailer pool + DKIM";
   const child: Child<BaselineCommand, BaselineMessage> = forkChild(
     "./delivery-baseline.ts",
     false,
@@ -46,13 +59,15 @@ export async function runBaseline(
   run.onCleanup(() => child.stop(0));
   const idPrefix = `base-${process.pid}`;
   child.send({
-    smtpUrl: sink.url,
+    smtpUrl: peer?.url ?? sink.url,
     heloName: setup.hostname,
     concurrency,
     warmup,
     count: emails,
     idPrefix,
-    dkim: { domainName: DOMAIN, keySelector: setup.selector, privateKeyPem: setup.privateKeyPem },
+    ...(peer
+      ? {}
+      : { dkim: { domainName: DOMAIN, keySelector: setup.selector, privateKeyPem: setup.privateKeyPem } }),
   });
   say(`› ${label}: warm-up ${warmup} emails (pid ${child.pid})`);
   await child.next("warm", waitLimitMs(warmup));
@@ -61,13 +76,15 @@ export async function runBaseline(
   say(`› ${label}: measuring ${emails} emails, ${concurrency} in flight`);
   const machineBefore = cpuTimes();
   const postgres = postgresCpuMeter(db);
+  const peerCpuBefore = peer?.cpuMs();
   const progressFrom = now();
   child.send({ type: "go" });
   const done = child.next("done", waitLimitMs(emails));
-  await sink.waitFor(emails, "baseline", progressFrom);
+  await sink.waitFor(emails, peer ? "peer" : "baseline", progressFrom);
   const { result } = await done;
   const busy = machineBusy(machineBefore, cpuTimes());
   const postgresCpuMs = postgres.elapsed();
+  const peerCpuMs = peer && peerCpuBefore !== undefined ? peer.cpuMs() - peerCpuBefore : undefined;
   await child.stop(10_000);
   await sleep(200); // a straggling duplicate would show up here
   const report = await sink.report();
@@ -82,6 +99,7 @@ export async function runBaseline(
     senderCpuMs: result.cpuMs,
     sinkCpuMs: report.cpuMs,
     postgresCpuMs,
+    ...(peerCpuMs === undefined ? {} : { peerCpuMs }),
     machineBusy: busy,
     check,
     errors: result.errors,
