@@ -5,7 +5,7 @@ NPM ?= npm
 STAMP := node_modules/.mailroom-install-stamp
 WORKSPACE_MANIFESTS := $(wildcard core/package.json api/package.json worker/package.json operator/package.json cli/package.json)
 
-.PHONY: help install system-packages run test bench schema-dump e2e-kind lint format typecheck check-generated clean
+.PHONY: help install system-packages run test bench bench-scale schema-dump e2e-kind lint format typecheck check-generated clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  \033[36m%-16s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -48,6 +48,9 @@ check-generated: $(STAMP) ## Fail when generated files (CRDs, the chart's copy, 
 	$(NPM) exec --no -- node operator/src/crds/generate.ts --check
 	$(NPM) exec --no -- node scripts/schema-dump.ts --check
 	@diff -r crds charts/mailroom/files/crds >/dev/null || { echo "charts/mailroom/files/crds differs from crds/: run scripts/sync-chart-crds.sh"; exit 1; }
+
+bench-scale: $(STAMP) ## How cost grows with the data: 1M seeded emails vs empty (BENCH_SCALE_SIZES=0,1000000,10000000 for 10M)
+	$(NPM) exec --no -- node bench/scale.ts
 
 schema-dump: $(STAMP) ## Regenerate core/sql/schema.sql from the migrations and SQL functions (needs Debian's postgresql)
 	$(NPM) exec --no -- node scripts/schema-dump.ts

@@ -81,6 +81,8 @@ export interface ThroughputResult {
   peerCpuMs?: number;
   machineBusy: number;
   check: ArrivalCheck;
+  /** Mailroom only: emails accepted per second while the worker delivered. */
+  acceptPerSecond?: number;
   /** Mailroom only: the emails' rows, all expected `delivered`. */
   rows?: { ok: boolean; text: string };
   errors: string[];

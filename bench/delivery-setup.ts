@@ -61,6 +61,7 @@ const ACCOUNT = "bench-delivery";
 
 export interface Setup {
   pool: Pool;
+  account: string;
   apiKeyId: string;
   domain: DomainRecord;
   kek: Buffer;
@@ -100,6 +101,7 @@ export async function setUp(pool: Pool, say: (line: string) => void): Promise<Se
   say(`› domain ${domain.name} verified (DKIM selector ${signing.selector}, RSA-${bits})`);
   return {
     pool,
+    account: ACCOUNT,
     apiKeyId: key.keyId,
     domain,
     kek,
@@ -110,7 +112,7 @@ export async function setUp(pool: Pool, say: (line: string) => void): Promise<Se
 }
 
 export const acceptItem = (setup: Setup, i: number): AcceptRequest => ({
-  account: ACCOUNT,
+  account: setup.account,
   apiKeyId: setup.apiKeyId,
   draft: {
     from: FROM,

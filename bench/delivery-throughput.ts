@@ -151,7 +151,8 @@ export async function runMailroom(
   const startedAt = now();
   const ids = await acceptBatches(setup, batch, warmup, emails);
   const acceptSeconds = (now() - startedAt) / 1000;
-  say(`    accepted ${emails} in ${acceptSeconds.toFixed(2)} s (${Math.round(emails / acceptSeconds)}/s)`);
+  const acceptPerSecond = emails / acceptSeconds;
+  say(`    accepted ${emails} in ${acceptSeconds.toFixed(2)} s (${Math.round(acceptPerSecond)}/s)`);
   await sink.waitFor(emails, "mailroom", startedAt);
   const busy = machineBusy(machineBefore, cpuTimes());
   const postgresCpuMs = postgres.elapsed();
@@ -176,6 +177,7 @@ export async function runMailroom(
     machineBusy: busy,
     check,
     rows,
+    acceptPerSecond,
     errors: [],
   };
   say(throughputLine(out));

@@ -1,0 +1,230 @@
+/**
+ * How cost grows with the data (issue 21 item 5). One Postgres, one account whose history grows through the
+ * sizes of BENCH_SCALE_SIZES (default `0,1000000`; add 10000000 for the 10M run, ~10 GB of disk), seeded in
+ * SQL (bench/scale-seed.ts). At each size, against the empty database of the same run:
+ *   - accept and delivery: BENCH_SCALE_EMAILS (2000) emails accepted through core in transactions of 100 while
+ *     the real worker delivers them, DKIM-signed, to the sink (emails/s each; goal ≥ 90 % of empty);
+ *   - the email log: every filter, first page and a page 90 % deep, p50/p99 over BENCH_SCALE_REPEAT (40)
+ *     calls of core's `listEmails` (goal p99 ≤ 50 ms);
+ *   - the idempotency retention purge: rows/s of core's `purgeIdempotencyKeys`;
+ *   - storage: table + index + TOAST bytes per email, per table.
+ *
+ * Run: `make bench-scale` or `npx node bench/scale.ts`. BENCH_SCALE_WARMUP (300) emails warm the worker up first at
+ * each size.
+ */
+import { chmod, mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { createPool, migrate } from "../core/src/db/index.ts";
+import { type EmailFilter, listEmails, purgeIdempotencyKeys } from "../core/src/emails/index.ts";
+import { commandLine, int, mark, ms, writeBenchmarkSection } from "./benchmarks-file.ts";
+import { percentile, perSecond, type ThroughputResult } from "./delivery-report.ts";
+import { type DbCpu, type DeliveryRun, type DeliverySettings, type Setup, setUp } from "./delivery-setup.ts";
+import { startSink } from "./delivery-sink-control.ts";
+import { runMailroom, startMailroomWorker } from "./delivery-throughput.ts";
+import { seedEmails } from "./scale-seed.ts";
+import { openBenchDatabase } from "./send-support.ts";
+
+const SECTION_HEADING = "## Cost as the data grows (make bench-scale)";
+const GOALS = { ratio: 0.9, logP99Ms: 50 };
+const SIZES = (process.env.BENCH_SCALE_SIZES ?? "0,1000000").split(",").map((s) => {
+  const n = Number(s.trim());
+  if (!Number.isInteger(n) || n < 0) throw new Error(`BENCH_SCALE_SIZES: not a size: ${s}`);
+  return n;
+});
+const positive = (name: string, fallback: number) => {
+  const n = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer`);
+  return n;
+};
+const SETTINGS: DeliverySettings = Object.freeze({
+  emails: positive("BENCH_SCALE_EMAILS", 2000),
+  warmup: positive("BENCH_SCALE_WARMUP", 300),
+  batch: 100,
+  rate: 1,
+  latencySeconds: 1,
+  profileArgs: [],
+  serverLogs: Boolean(process.env.BENCH_SERVER_LOGS),
+});
+const REPEAT = positive("BENCH_SCALE_REPEAT", 40);
+const HARD_LIMIT_MS = 4 * 3600_000;
+const TABLES = ["emails", "email_events", "email_attachments", "idempotency_keys"];
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+const cleanups: (() => Promise<void>)[] = [];
+async function cleanup(): Promise<void> {
+  for (const step of cleanups.splice(0).reverse()) {
+    await step().catch((error: unknown) => console.error("cleanup:", error));
+  }
+}
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+type Filter = Omit<EmailFilter, "limit" | "after">;
+const TEN_DAYS_AGO = Date.now() - 10 * 86_400_000;
+const FILTERS: [string, Filter][] = [
+  ["none", {}],
+  ["status=bounced (3 %)", { status: "bounced" }],
+  ["status=queued (1 %)", { status: "queued" }],
+  ["to (5 per 1M)", { to: "customer-123@example23.test" }],
+  ["from (20 %)", { from: "sender2@acme.bench" }],
+  ["category (25 %)", { category: "invoice" }],
+  ["tag (10 %)", { tag: { name: "plan", value: "p3" } }],
+  ["since/until (1 h)", { since: new Date(TEN_DAYS_AGO), until: new Date(TEN_DAYS_AGO + 3600_000) }],
+];
+
+interface SizeResult {
+  size: number;
+  delivery: ThroughputResult;
+  log: { name: string; first: number[]; deep: number[] }[];
+  purge: { rows: number; seconds: number };
+  bytesPerEmail: Record<string, number>;
+}
+
+async function timeLog(setup: Setup, filter: Filter, after: string | undefined): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < REPEAT; i += 1) {
+    const started = performance.now();
+    await listEmails(setup.pool, setup.account, { ...filter, limit: 20, after });
+    times.push(performance.now() - started);
+  }
+  return times.sort((a, b) => a - b);
+}
+
+async function measure(
+  run: DeliveryRun,
+  setup: Setup,
+  size: number,
+  deliver: () => Promise<ThroughputResult>,
+) {
+  say(`\n› ${int(size)} emails in the history`);
+  const delivery = await deliver();
+  const { rows } = await setup.pool.query<{ id: string }>(
+    "select id from emails where account = $1 order by id desc offset $2 limit 1",
+    [setup.account, Math.floor(size * 0.9)],
+  );
+  const deepCursor = rows[0]?.id;
+  const log: SizeResult["log"] = [];
+  for (const [name, filter] of FILTERS) {
+    const first = await timeLog(setup, filter, undefined);
+    const deep = deepCursor ? await timeLog(setup, filter, deepCursor) : [];
+    log.push({ name, first, deep });
+    say(
+      `  log ${name}: first page p50 ${ms(percentile(first, 50))} p99 ${ms(percentile(first, 99))} ms` +
+        (deep.length ? `, 90 % deep p50 ${ms(percentile(deep, 50))} p99 ${ms(percentile(deep, 99))} ms` : ""),
+    );
+  }
+  const purgeStarted = performance.now();
+  const purged = await purgeIdempotencyKeys(setup.pool, 24);
+  const purge = { rows: purged, seconds: (performance.now() - purgeStarted) / 1000 };
+  say(`  idempotency purge: ${int(purged)} rows in ${purge.seconds.toFixed(2)} s`);
+  const count = Number(
+    (await setup.pool.query<{ n: string }>("select count(*) as n from emails")).rows[0]?.n ?? 0,
+  );
+  const bytesPerEmail: Record<string, number> = {};
+  for (const table of TABLES) {
+    const { rows: sizeRows } = await setup.pool.query<{ bytes: string }>(
+      "select pg_total_relation_size($1::regclass) as bytes",
+      [table],
+    );
+    bytesPerEmail[table] = Number(sizeRows[0]?.bytes ?? 0) / Math.max(1, count);
+  }
+  void run;
+  return { size, delivery, log, purge, bytesPerEmail } satisfies SizeResult;
+}
+
+function report(results: SizeResult[]): string {
+  const empty = results[0] as SizeResult;
+  const lines = [
+    `Run ${new Date().toISOString().slice(0, 16)}Z (${commandLine("bench/scale.ts", ["BENCH_SCALE_SIZES", "BENCH_SCALE_EMAILS", "BENCH_SCALE_REPEAT"])}), ` +
+      `${os.availableParallelism()} CPUs, load after ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")}. ` +
+      `${int(SETTINGS.emails)} emails accepted and delivered at each size; log queries are core's listEmails, ` +
+      `20 per page, ${REPEAT} calls each.`,
+    "",
+    "| emails in history | accept/s | vs empty | delivered/s | vs empty | bytes per email (emails, events, attachments, idempotency) |",
+    "|---:|---:|---:|---:|---:|---|",
+  ];
+  for (const r of results) {
+    const accept = r.delivery.acceptPerSecond ?? 0;
+    const acceptRatio = accept / (empty.delivery.acceptPerSecond ?? 1);
+    const deliveryRatio = perSecond(r.delivery) / perSecond(empty.delivery);
+    lines.push(
+      `| ${int(r.size)} | ${int(accept)} | ${acceptRatio.toFixed(2)} ${mark(acceptRatio >= GOALS.ratio)} | ` +
+        `${int(perSecond(r.delivery))} | ${deliveryRatio.toFixed(2)} ${mark(deliveryRatio >= GOALS.ratio)} | ` +
+        `${TABLES.map((t) => int(r.bytesPerEmail[t] ?? 0)).join(" / ")} |`,
+    );
+  }
+  lines.push("", "Email log, p50 / p99 ms (first page; page 90 % deep):", "");
+  lines.push(`| filter | ${results.map((r) => int(r.size)).join(" | ")} |`);
+  lines.push(`|---|${results.map(() => "---:").join("|")}|`);
+  for (const [i, [name]] of FILTERS.entries()) {
+    const cells = results.map((r) => {
+      const q = r.log[i];
+      if (!q) return "";
+      const p = (t: number[]) => (t.length ? `${ms(percentile(t, 50))} / ${ms(percentile(t, 99))}` : "–");
+      const worst = Math.max(percentile(q.first, 99), q.deep.length ? percentile(q.deep, 99) : 0);
+      return `${p(q.first)}; ${p(q.deep)} ${worst <= GOALS.logP99Ms ? "" : "✗"}`;
+    });
+    lines.push(`| ${name} | ${cells.join(" | ")} |`);
+  }
+  lines.push(
+    "",
+    `Idempotency retention purge: ${results.map((r) => `${int(r.purge.rows)} rows in ${r.purge.seconds.toFixed(2)} s at ${int(r.size)}`).join("; ")}. ` +
+      `Goals: accept and delivery ≥ ${GOALS.ratio * 100} % of the empty database's; every log query p99 ≤ ${GOALS.logP99Ms} ms (✗ marks a miss).`,
+  );
+  return lines.join("\n");
+}
+
+async function main(): Promise<number> {
+  const run: DeliveryRun = { say, onCleanup: (step) => cleanups.push(step), settings: SETTINGS };
+  const tmp = await mkdtemp(path.join(os.tmpdir(), "mailroom-bench-scale-"));
+  cleanups.push(() => rm(tmp, { recursive: true, force: true }));
+  await chmod(tmp, 0o755);
+  say(`Scale benchmark: sizes ${SIZES.map(int).join(", ")}`);
+  const db = await openBenchDatabase(tmp);
+  cleanups.push(() => db.close());
+  await migrate({ url: db.url });
+  const pool = createPool({ url: db.url, max: 4, applicationName: "bench-scale" });
+  cleanups.push(() => pool.end());
+  const dbCpu: DbCpu = { cpuMs: () => db.cpuMs?.() };
+  const setup = await setUp(pool, say);
+  const sink = await startSink(run);
+  const worker = await startMailroomWorker(run, setup, sink, db.url);
+  const results: SizeResult[] = [];
+  let seeded = 0;
+  for (const size of [...SIZES].sort((a, b) => a - b)) {
+    if (size > seeded) {
+      say(`› seeding ${int(size - seeded)} emails (to ${int(size)})`);
+      await seedEmails(pool, setup.account, setup.apiKeyId, seeded, size, say);
+      await pool.query("vacuum analyze");
+      seeded = size;
+    }
+    results.push(await measure(run, setup, size, () => runMailroom(run, setup, sink, worker.child, dbCpu)));
+  }
+  const body = report(results);
+  await writeBenchmarkSection(SECTION_HEADING, body);
+  say(`\n${SECTION_HEADING}\n\n${body}\n\n› wrote BENCHMARKS.md`);
+  return 0;
+}
+
+const hardLimit = setTimeout(() => {
+  console.error("scale benchmark over its time limit: stopping everything");
+  void cleanup().finally(() => process.exit(1));
+}, HARD_LIMIT_MS);
+hardLimit.unref();
+
+let code = 1;
+try {
+  code = await main();
+} catch (error) {
+  console.error("benchmark failed:", error);
+} finally {
+  await cleanup();
+}
+process.exit(code);
