@@ -132,7 +132,6 @@ async function measure(
     );
     bytesPerEmail[table] = Number(sizeRows[0]?.bytes ?? 0) / Math.max(1, count);
   }
-  void run;
   return { size, delivery, log, purge, bytesPerEmail } satisfies SizeResult;
 }
 
@@ -205,7 +204,7 @@ async function main(): Promise<number> {
       await pool.query("vacuum analyze");
       seeded = size;
     }
-    results.push(await measure(run, setup, size, () => runMailroom(run, setup, sink, worker.child, dbCpu)));
+    results.push(await measure(setup, size, () => runMailroom(run, setup, sink, worker.child, dbCpu)));
   }
   const body = report(results);
   await writeBenchmarkSection(SECTION_HEADING, body);
