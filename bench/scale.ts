@@ -94,12 +94,7 @@ async function timeLog(setup: Setup, filter: Filter, after: string | undefined):
   return times.sort((a, b) => a - b);
 }
 
-async function measure(
-  run: DeliveryRun,
-  setup: Setup,
-  size: number,
-  deliver: () => Promise<ThroughputResult>,
-) {
+async function measure(setup: Setup, size: number, deliver: () => Promise<ThroughputResult>) {
   say(`\n› ${int(size)} emails in the history`);
   const delivery = await deliver();
   const { rows } = await setup.pool.query<{ id: string }>(
