@@ -5,15 +5,18 @@
  * (three events for a delivered email, two otherwise), one attachment on 5 % of them, and an idempotency key
  * on half of those of the last two days (the older half is what the retention purge removes).
  */
-import type { Pool } from "../core/src/db/index.ts";
+import type pg from "pg";
 import { HTML, SUBJECT, TEXT } from "./delivery-protocol.ts";
 
-const CHUNK = 250_000;
+const CHUNK = 100_000;
 const DAYS = 30;
 
-/** Adds emails number `from` … `to - 1` (so a second call grows the same history). */
+/**
+ * Adds emails number `from` … `to - 1` (so a second call grows the same history), through a client of its own:
+ * the pools' query timeout is for requests, not for bulk loads.
+ */
 export async function seedEmails(
-  pool: Pool,
+  client: pg.Client,
   account: string,
   apiKeyId: string,
   from: number,
@@ -23,7 +26,7 @@ export async function seedEmails(
   const started = performance.now();
   for (let start = from; start < to; start += CHUNK) {
     const end = Math.min(to, start + CHUNK);
-    await pool.query(SEED_CHUNK, [account, apiKeyId, start, end - 1, to, SUBJECT, HTML, TEXT]);
+    await client.query(SEED_CHUNK, [account, apiKeyId, start, end - 1, to, SUBJECT, HTML, TEXT]);
     const seconds = (performance.now() - started) / 1000;
     say(`    seeded ${(end - from).toLocaleString("en-US")} emails in ${seconds.toFixed(0)} s`);
   }

@@ -15,6 +15,7 @@
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { createPool, migrate } from "../core/src/db/index.ts";
 import { type EmailFilter, listEmails, purgeIdempotencyKeys } from "../core/src/emails/index.ts";
 import { commandLine, int, mark, ms, writeBenchmarkSection } from "./benchmarks-file.ts";
@@ -190,13 +191,16 @@ async function main(): Promise<number> {
   const setup = await setUp(pool, say);
   const sink = await startSink(run);
   const worker = await startMailroomWorker(run, setup, sink, db.url);
+  const seeder = new pg.Client({ connectionString: db.url, application_name: "bench-scale-seed" });
+  await seeder.connect();
+  cleanups.push(() => seeder.end());
   const results: SizeResult[] = [];
   let seeded = 0;
   for (const size of [...SIZES].sort((a, b) => a - b)) {
     if (size > seeded) {
       say(`› seeding ${int(size - seeded)} emails (to ${int(size)})`);
-      await seedEmails(pool, setup.account, setup.apiKeyId, seeded, size, say);
-      await pool.query("vacuum analyze");
+      await seedEmails(seeder, setup.account, setup.apiKeyId, seeded, size, say);
+      await seeder.query("vacuum analyze");
       seeded = size;
     }
     results.push(await measure(setup, size, () => runMailroom(run, setup, sink, worker.child, dbCpu)));
