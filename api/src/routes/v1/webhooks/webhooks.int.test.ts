@@ -108,6 +108,10 @@ describe("/v1/webhooks", () => {
     const cases: [unknown, RegExp][] = [
       [{ url: "http://169.254.169.254/latest/meta-data/" }, /^url: .*metadata, link-local/],
       [{ url: "http://10.0.0.5/hook" }, /^url: .*private or loopback/],
+      // The metadata address behind NAT64, 6to4 and IPv4-mapped IPv6 (issue 15).
+      [{ url: "http://[64:ff9b::a9fe:a9fe]/" }, /^url: .*metadata, link-local/],
+      [{ url: "http://[2002:a9fe:a9fe::1]/" }, /^url: .*metadata, link-local/],
+      [{ url: "http://[::ffff:169.254.169.254]/" }, /^url: .*metadata, link-local/],
       [{ url: "http://metadata.google.internal/" }, /^url: .*metadata host/],
       [{ url: "file:///etc/passwd" }, /^url: the URL must use https or http/],
       [{ ...hook, events: ["email.opened"] }, /^events\[0\]/],
