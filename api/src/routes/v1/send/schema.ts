@@ -1,3 +1,5 @@
+import { MAX_BODY_DEPTH, versionNumberSchema } from "../../../schemas.ts";
+
 /** JSON schemas of the send routes: they validate, serialise and document (OpenAPI) at once. */
 const address = { type: "string", minLength: 3, maxLength: 512 } as const;
 const addressList = (description: string) =>
@@ -58,8 +60,12 @@ export const sendEmailSchema = {
       properties: {
         id: { type: "string" },
         name: { type: "string" },
-        version: { type: "integer", minimum: 1 },
-        variables: { type: "object", additionalProperties: true },
+        version: versionNumberSchema,
+        variables: {
+          type: "object",
+          additionalProperties: true,
+          description: `Values the template reads; the whole body nests at most ${MAX_BODY_DEPTH} levels deep`,
+        },
       },
     },
     idempotencyKey: { type: "string", description: "Makes a retry safe; also accepted as Idempotency-Key" },
