@@ -99,6 +99,16 @@ describe("renderContent", () => {
     expect(err.message).toMatch(/^subject: /);
   });
 
+  it("refuses a rendered subject longer than a header line can carry (997 when unfoldable)", () => {
+    const tpl = content({ subject: "{{s}}", text: "x" });
+    expect(renderContent(tpl, { s: "a".repeat(997) }).subject).toHaveLength(997);
+    const err = failure(() => renderContent(tpl, { s: "a".repeat(998) }));
+    expect(err).toMatchObject({
+      code: "template_render_error",
+      message: expect.stringMatching(/^subject: /),
+    });
+  });
+
   it("keeps prototype access inert", () => {
     // JSON.parse makes `__proto__` an own property, as a hostile request body would.
     const variables = JSON.parse(

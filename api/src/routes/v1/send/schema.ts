@@ -1,3 +1,4 @@
+import { MAX_HEADER_VALUE_LENGTH, MAX_SUBJECT_LENGTH } from "@mailroom/core/emails";
 import { MAX_BODY_DEPTH, versionNumberSchema } from "../../../schemas.ts";
 
 /** JSON schemas of the send routes: they validate, serialise and document (OpenAPI) at once. */
@@ -18,7 +19,11 @@ export const sendEmailSchema = {
     cc: addressList("Carbon-copy recipients"),
     bcc: addressList("Blind carbon-copy recipients (never shown in the message)"),
     replyTo: addressList("Reply-To addresses"),
-    subject: { type: "string", maxLength: 998, description: "Required unless a template is given" },
+    subject: {
+      type: "string",
+      maxLength: MAX_SUBJECT_LENGTH,
+      description: "Required unless a template is given",
+    },
     html: { type: "string", description: "HTML body; give html, text or both" },
     text: { type: "string", description: "Plain-text body" },
     category: { type: "string", minLength: 1, maxLength: 64, description: "Default `transactional`" },
@@ -26,7 +31,7 @@ export const sendEmailSchema = {
       type: "object",
       description: "Custom headers; CR/LF and headers Mailroom sets itself are refused",
       maxProperties: 50,
-      additionalProperties: { type: "string", maxLength: 998 },
+      additionalProperties: { type: "string", maxLength: MAX_HEADER_VALUE_LENGTH },
     },
     attachments: {
       type: "array",
