@@ -15,14 +15,15 @@ function nestsDeeperThan(value: unknown, limit: number): boolean {
 }
 
 /**
- * Fastify's JSON parser (which refuses `__proto__` and `constructor.prototype` keys), plus a bound on how
+ * The only body parser: Fastify's JSON parser (which refuses `__proto__` and `constructor.prototype` keys), plus a bound on how
  * deep the body nests, checked before any schema or domain code walks it: recursive code (validation,
  * canonical JSON for idempotency, the storable-string check) would otherwise overflow its stack on a body
  * nested thousands of levels deep.
  */
 export function registerJsonBody(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser("error", "error");
-  app.removeContentTypeParser("application/json");
+  // JSON is the only body the API takes (spec §4): any other type, text/plain included, is a 415.
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
     void parse(request, body, (error, value) => {
       if (error) return done(error, undefined);

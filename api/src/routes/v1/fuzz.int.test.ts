@@ -208,6 +208,27 @@ describe("every route (property test)", () => {
   });
 });
 
+describe("media types", () => {
+  it("answers 415 unsupported_media_type to a body that is not JSON, on every route that takes one", async () => {
+    for (const operation of operations.filter((o) => o.body)) {
+      const url = operation.path.replace(/\{[^}]+\}/g, encodeURIComponent(realIds[0] ?? "x"));
+      for (const contentType of ["text/plain", "application/x-www-form-urlencoded", "application/xml"]) {
+        const res = await app.inject({
+          method: operation.method as "POST",
+          url,
+          headers: { authorization: `Bearer ${key}`, "content-type": contentType },
+          payload: "from=a@acme.test",
+        });
+        expect(res.statusCode, `${operation.method} ${operation.path} ${contentType}`).toBe(415);
+        expect(res.json()).toEqual({
+          error: "unsupported_media_type",
+          message: expect.stringContaining("application/json"),
+        });
+      }
+    }
+  });
+});
+
 describe("input that reached Postgres unchecked (issue 15)", () => {
   it("answers 400 to a template version past Postgres' integer, and to variables 10,000 deep", async () => {
     const base = { from: "a@acme.test", to: "b@example.test" };

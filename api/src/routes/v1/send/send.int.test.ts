@@ -644,10 +644,10 @@ describe("POST /v1/send: the request as a whole", () => {
     expect(await counts()).toEqual(before);
   });
 
-  it("refuses a body that is not JSON", async () => {
+  it("refuses a body that is not JSON with 415 unsupported_media_type", async () => {
     const res = await send("from=a@b.test", { "content-type": "application/x-www-form-urlencoded" });
-    expect(res.status).toBe(400);
-    expect(res.json).toEqual({ error: "validation_error", message: expect.stringContaining("body") });
+    expect(res.status).toBe(415);
+    expect(res.json).toEqual({ error: "unsupported_media_type", message: expect.stringContaining("JSON") });
   });
 
   it("refuses a body over 10 MB over HTTPS with 413 payload_too_large, writing nothing", async () => {
