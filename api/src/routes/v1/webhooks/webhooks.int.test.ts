@@ -87,7 +87,14 @@ describe("/v1/webhooks", () => {
       state: "pending",
       attempts: 0,
     });
-    expect(page.json().nextCursor).toBeNull();
+    expect(page.json().hasMore).toBe(false);
+    // One pagination parameter everywhere: `after` (the last id of the previous page) and `hasMore`.
+    const after = await call("GET", `/v1/webhooks/${id}/deliveries?after=${delivery.id}`);
+    expect(after.json()).toEqual({ data: [], hasMore: false });
+    expect((await call("GET", `/v1/webhooks/${id}/deliveries?after=x`)).json().message).toBe(
+      "after: not a delivery id",
+    );
+    expect((await call("GET", `/v1/webhooks/${id}/deliveries?before=${delivery.id}`)).statusCode).toBe(400);
     await db.pool.query(`update webhook_deliveries set state = 'failed' where id = $1`, [delivery.id]);
 
     const one = await call("GET", `/v1/webhooks/${id}/deliveries/${delivery.id}`);
