@@ -25,7 +25,7 @@ export function registerJsonBody(app: FastifyInstance): void {
   // JSON is the only body the API takes (spec §4): any other type, text/plain included, is a 415.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
-    void parse(request, body, (error, value) => {
+    void parse(request, body as string, (error, value) => {
       if (error) return done(error, undefined);
       if (nestsDeeperThan(value, MAX_BODY_DEPTH)) {
         return done(

@@ -140,7 +140,9 @@ function requestOf(operation: Operation): fc.Arbitrary<{ url: string; payload: s
       inPath.forEach((p, i) => {
         url = url.replace(`{${p.name}}`, path[i] ?? "");
       });
-      const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, text(v)]));
+      const search = new URLSearchParams(
+        Object.entries(query).map(([k, v]): [string, string] => [k, text(v)]),
+      );
       if (extra) search.append(extra[0], extra[1]);
       const qs = search.toString();
       return { url: qs ? `${url}?${qs}` : url, payload: body };
