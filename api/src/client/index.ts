@@ -1,7 +1,7 @@
 import createClient, { type Client } from "openapi-fetch";
 import type { paths } from "./openapi-types.ts";
 
-export type { components, paths, webhooks } from "./openapi-types.ts";
+export type { components, paths } from "./openapi-types.ts";
 
 export interface MailroomClientOptions {
   /** `https://host:port` of the API. */
