@@ -44,9 +44,10 @@ format: $(STAMP) ## Apply formatting and safe lint fixes
 typecheck: $(STAMP) ## Type-check every workspace (tsc, strict)
 	$(NPM) run --silent typecheck
 
-check-generated: $(STAMP) ## Fail when generated files (CRDs, the chart's copy, the schema dump) drift from their sources
+check-generated: $(STAMP) ## Fail when generated files (CRDs, the chart's copy, the schema dump, OpenAPI and its client) drift from their sources
 	$(NPM) exec --no -- node operator/src/crds/generate.ts --check
 	$(NPM) exec --no -- node scripts/schema-dump.ts --check
+	$(NPM) exec --no -- node api/src/openapi/generate.ts --check
 	@diff -r crds charts/mailroom/files/crds >/dev/null || { echo "charts/mailroom/files/crds differs from crds/: run scripts/sync-chart-crds.sh"; exit 1; }
 
 bench-scale: $(STAMP) ## How cost grows with the data: 1M seeded emails vs empty (BENCH_SCALE_SIZES=0,1000000,10000000 for 10M)

@@ -10,6 +10,7 @@ import Fastify, {
 import type { ApiDeps } from "./deps.ts";
 import { registerAuth } from "./plugins/auth.ts";
 import { registerErrorHandling, sendError } from "./plugins/errors.ts";
+import { registerJsonBody } from "./plugins/json-body.ts";
 import { registerOpenApi } from "./plugins/openapi.ts";
 import { registerTelemetry } from "./plugins/telemetry.ts";
 import { domainRoutes } from "./routes/v1/domains/index.ts";
@@ -84,6 +85,7 @@ export function buildApp(deps: ApiDeps, options: BuildAppOptions = {}): FastifyI
   });
 
   registerErrorHandling(app);
+  registerJsonBody(app);
   registerTelemetry(app, deps);
   registerAuth(app, deps);
   registerOpenApi(app);

@@ -25,6 +25,10 @@ afterAll(async () => {
 
 const list = (api: ApiStack, key: string) => api.request("GET", "/v1/emails?limit=1", { key });
 
+/** `r` (remaining) of the `RateLimit` field, e.g. `"key";r=4;t=1`. */
+const remainingOf = (r: { headers: Record<string, unknown> }) =>
+  /;r=(\d+)/.exec(String(r.headers.ratelimit))?.[1];
+
 describe("rate limits", () => {
   it("counts a key across replicas and answers 429 with Retry-After past its limit", async () => {
     clock = new Date("2031-03-01T10:00:00.200Z");
@@ -32,10 +36,14 @@ describe("rate limits", () => {
     const answers = [];
     for (let i = 0; i < 6; i++) answers.push(await list(i % 2 === 0 ? replicaA : replicaB, fullKey));
     expect(answers.slice(0, 5).map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
-    expect(answers.map((r) => r.headers["ratelimit-remaining"])).toEqual(["4", "3", "2", "1", "0", "0"]);
+    expect(answers.map(remainingOf)).toEqual(["4", "3", "2", "1", "0", "0"]);
+    // draft-ietf-httpapi-ratelimit-headers-10: both quotas in RateLimit-Policy, the tighter in RateLimit.
     for (const r of answers) {
-      expect(r.headers["ratelimit-limit"]).toBe("5");
-      expect(r.headers["ratelimit-reset"]).toBe("1");
+      expect(r.headers["ratelimit-policy"]).toBe('"key";q=5;w=1, "account";q=8;w=1');
+      expect(r.headers.ratelimit).toMatch(/^"key";r=\d;t=1$/);
+      for (const old of ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset"]) {
+        expect(r.headers[old]).toBeUndefined();
+      }
     }
     const limited = answers[5];
     expect(limited?.status).toBe(429);
@@ -66,6 +74,8 @@ describe("rate limits", () => {
     for (let i = 0; i < 9; i++) statuses.push((await list(replicaB, keys[i % 3]?.fullKey ?? "")).status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(8);
     expect(statuses[8]).toBe(429);
+    // The account's quota is the one that ran out: RateLimit names it.
+    expect((await list(replicaA, keys[0]?.fullKey ?? "")).headers.ratelimit).toMatch(/^"account";r=0;t=1$/);
   });
 
   it("counts concurrent requests exactly when they share an authentication statement", async () => {
@@ -87,9 +97,7 @@ describe("rate limits", () => {
     expect(genuine.filter((r) => r.status === 200)).toHaveLength(5);
     expect(genuine.filter((r) => r.status === 429)).toHaveLength(11);
     // Each admitted request holds its own place in the window: remaining 4, 3, 2, 1, 0 once each.
-    const remaining = genuine
-      .filter((r) => r.status === 200)
-      .map((r) => Number(r.headers["ratelimit-remaining"]));
+    const remaining = genuine.filter((r) => r.status === 200).map((r) => Number(remainingOf(r)));
     expect(remaining.sort()).toEqual([0, 1, 2, 3, 4]);
   });
 
@@ -103,7 +111,8 @@ describe("rate limits", () => {
     for (let i = 0; i < 10; i++) {
       const forged = await list(replicaA, `mrk_${key.keyId}_${"x".repeat(32)}`);
       expect(forged.status).toBe(401);
-      expect(forged.headers["ratelimit-limit"]).toBeUndefined();
+      expect(forged.headers["ratelimit-policy"]).toBeUndefined();
+      expect(forged.headers.ratelimit).toBeUndefined();
     }
     expect((await list(replicaA, fullKey)).status).toBe(200);
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../../core/src/keys/index.ts";
 import { createTestDatabase, type TestDatabase } from "../support/db.ts";
+import { checkLineLengths } from "../support/line-length.ts";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
 import { type ApiStack, startApiStack, startWorkerStack } from "../support/stack.ts";
 
@@ -131,6 +132,40 @@ describe("every send field, delivered through the worker to SMTP", () => {
     expect(Buffer.from(logo?.content as ArrayBuffer)).toEqual(png);
     expect(parsed.html).toContain('src="cid:logo-123@acme.test"');
     expect(parsed.text?.trim()).toBe("Invoice");
+  });
+
+  it("delivers every field at its longest with no line over 998 octets (RFC 5322)", async () => {
+    // No whitespace anywhere, so nothing can be folded: the values sit alone on continuation lines.
+    const long = (c: string, n: number) => c.repeat(n);
+    const res = await api.request("POST", "/v1/send", {
+      key,
+      body: {
+        from: `${long("n", 200)} <${long("f", 64)}@acme.test>`,
+        to: `${long("t", 64)}@${long("d", 60)}.${long("e", 60)}.test`,
+        subject: long("s", 997),
+        text: long("x", 5000),
+        html: `<p>${long("y", 5000)}</p>`,
+        headers: { "X-Long": long("v", 997), [`X-${long("N", 74)}`]: long("w", 997) },
+        attachments: [{ filename: `${long("a", 251)}.txt`, content: "YWJj", contentId: long("c", 200) }],
+      },
+    });
+    expect(res.status, res.text).toBe(200);
+    const id = String(res.json.messageId);
+    await waitForStatus(id, "delivered");
+    const message = sink.messages.find((m) => m.parsed.messageId === `<${id}@mailroom.localhost>`);
+    if (!message) throw new Error("the sink did not receive the message");
+    expect(message.parsed.subject).toBe(long("s", 997));
+    expect(message.parsed.headers.find((h) => h.key === "x-long")?.value).toBe(long("v", 997));
+    expect(checkLineLengths(message.raw)).toEqual([]);
+    // One more character would need a 999-octet line: the API refuses it instead.
+    for (const body of [{ subject: long("s", 998) }, { headers: { "X-Long": long("v", 998) } }]) {
+      const refused = await api.request("POST", "/v1/send", {
+        key,
+        body: { from: "a@acme.test", to: "b@example.test", subject: "s", text: "t", ...body },
+      });
+      expect(refused.status, JSON.stringify(body).slice(0, 40)).toBe(400);
+      expect(refused.json.error).toBe("validation_error");
+    }
   });
 
   it("sends html-only and text-only mail as single parts", async () => {

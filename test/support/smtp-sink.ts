@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import PostalMime, { type Email } from "postal-mime";
 import { SMTPServer } from "smtp-server";
+import { assertNoOverlongLines, checkLineLengths } from "./line-length.ts";
 
 export interface ReceivedMessage {
   envelope: { from: string; to: string[] };
@@ -22,7 +23,10 @@ export interface SmtpSink {
   close(): Promise<void>;
 }
 
-/** A real SMTP server on loopback that keeps what it receives and can refuse recipients with 4xx/5xx. */
+/**
+ * A real SMTP server on loopback that keeps what it receives and can refuse recipients with 4xx/5xx. Every
+ * message is checked for lines over 998 octets; `close()` throws if one had any.
+ */
 export async function startSmtpSink(): Promise<SmtpSink> {
   const messages: ReceivedMessage[] = [];
   const waiters: Array<() => void> = [];
@@ -67,6 +71,8 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("end", () => {
         const raw = Buffer.concat(chunks);
+        // Kept, so that the test sees what was sent; closing the sink then fails the file.
+        checkLineLengths(raw);
         PostalMime.parse(raw).then(
           (parsed) => {
             messages.push({
@@ -88,6 +94,9 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   sink.port = (server.server.address() as AddressInfo).port;
   sink.url = `smtp://127.0.0.1:${sink.port}`;
-  sink.close = () => new Promise((resolve) => server.close(() => resolve()));
+  sink.close = async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    assertNoOverlongLines();
+  };
   return sink;
 }

@@ -1,5 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { SMTPServer, type SMTPServerSession } from "smtp-server";
+import { assertNoOverlongLines, checkLineLengths } from "./line-length.ts";
 
 /** How the sink answers a command: accept, or an SMTP code with text (4xx temporary, 5xx permanent). */
 export type SinkAnswer = { code: 250 } | { code: number; message: string };
@@ -60,6 +61,7 @@ function refusal(answer: SinkAnswer): Error | null {
 /**
  * A real SMTP server on a loopback address that counts its connections (total, open now, most at once),
  * can answer MAIL FROM, RCPT TO and DATA with any code, and can offer STARTTLS, implicit TLS or AUTH.
+ * Every accepted message is checked for lines over 998 octets; `close()` throws if one had any.
  */
 export async function startCountingSink(options: SinkOptions = {}): Promise<CountingSmtpSink> {
   const host = options.host ?? "127.0.0.1";
@@ -125,6 +127,7 @@ export async function startCountingSink(options: SinkOptions = {}): Promise<Coun
         setTimeout(() => {
           const error = refusal(answer);
           if (!error) {
+            checkLineLengths(Buffer.concat(chunks));
             const helo = session.hostNameAppearsAs || "";
             sink.messages.push({ envelope, raw: Buffer.concat(chunks), secure: session.secure, helo });
           }
@@ -138,6 +141,9 @@ export async function startCountingSink(options: SinkOptions = {}): Promise<Coun
     server.listen(options.port ?? 0, host, () => resolve());
   });
   sink.port = (server.server.address() as AddressInfo).port;
-  sink.close = () => new Promise((resolve) => server.close(() => resolve()));
+  sink.close = async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    assertNoOverlongLines();
+  };
   return sink;
 }

@@ -6,6 +6,7 @@ import {
   type Scope,
   touchKeyLastUsed,
 } from "@mailroom/core/keys";
+import type { RateLimitVerdict } from "@mailroom/core/limits";
 import type { FastifyInstance } from "fastify";
 import type { ApiDeps } from "../deps.ts";
 
@@ -20,10 +21,24 @@ declare module "fastify" {
 }
 
 /**
+ * The quotas a request counts against, as draft-ietf-httpapi-ratelimit-headers-10's `RateLimit-Policy`
+ * (a Structured Fields list): `"key";q=500;w=1, "account";q=2000;w=1`.
+ */
+function rateLimitPolicyField(verdict: RateLimitVerdict): string {
+  return verdict.quotas.map((quota) => `"${quota.policy}";q=${quota.limit};w=1`).join(", ");
+}
+
+/** The quota closest to running out, as the draft's `RateLimit`: `"key";r=499;t=1`. */
+function rateLimitField(verdict: RateLimitVerdict): string {
+  return `"${verdict.policy}";r=${verdict.remaining};t=${verdict.resetSeconds}`;
+}
+
+/**
  * Bearer-key authentication, rate limits and scope checks, before the body is even parsed, in one statement
  * that concurrent requests share: the key is read from Postgres for every request (no cache can outlive a
- * revoke) and the request is counted against the key's and account's windows only once the key is proven. Every authenticated answer
- * carries `RateLimit-Limit/Remaining/Reset`; over a limit it is 429 `rate_limit_exceeded` with `Retry-After`.
+ * revoke) and the request is counted against the key's and account's windows only once the key is proven.
+ * Every authenticated answer carries `RateLimit-Policy` and `RateLimit` (see `rateLimitField`); over a limit
+ * it is 429 `rate_limit_exceeded` with `Retry-After`.
  * last_used_at is written about once an hour, not per request.
  */
 export function registerAuth(app: FastifyInstance, deps: ApiDeps): void {
@@ -38,9 +53,8 @@ export function registerAuth(app: FastifyInstance, deps: ApiDeps): void {
     request.log = request.log.child({ keyId: key.keyId, account: key.account });
     request.apiKey = key;
     if (rateLimit) {
-      reply.header("ratelimit-limit", String(rateLimit.limit));
-      reply.header("ratelimit-remaining", String(rateLimit.remaining));
-      reply.header("ratelimit-reset", String(rateLimit.resetSeconds));
+      reply.header("ratelimit-policy", rateLimitPolicyField(rateLimit));
+      reply.header("ratelimit", rateLimitField(rateLimit));
       if (!rateLimit.allowed) {
         reply.header("retry-after", String(rateLimit.resetSeconds));
         throw new MailroomError(

@@ -15,6 +15,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   conflict: 409,
   managed_by_operator: 409,
   payload_too_large: 413,
+  unsupported_media_type: 415,
   idempotency_key_mismatch: 422,
   domain_not_verified: 422,
   template_render_error: 422,
@@ -94,13 +95,19 @@ export function registerErrorHandling(app: FastifyInstance): void {
         new MailroomError("payload_too_large", "The request body is larger than allowed."),
       );
     }
-    if (
-      error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE" ||
-      error.code === "FST_ERR_CTP_INVALID_CONTENT_LENGTH"
-    ) {
+    if (error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {
       return sendError(
         reply,
-        new MailroomError("validation_error", "body: send JSON with Content-Type: application/json"),
+        new MailroomError(
+          "unsupported_media_type",
+          "Content-Type: send the body as JSON with Content-Type: application/json",
+        ),
+      );
+    }
+    if (error.code === "FST_ERR_CTP_INVALID_CONTENT_LENGTH") {
+      return sendError(
+        reply,
+        new MailroomError("validation_error", "body: the length does not match Content-Length"),
       );
     }
     if (error.statusCode === 400) {

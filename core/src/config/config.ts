@@ -1,7 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
+import { parseCidrList } from "../net/index.ts";
 import { DEFAULT_RETRY_POLICY } from "../webhooks/schedule.ts";
-import { parseCidrList } from "../webhooks/ssrf.ts";
 
 /** Raised when an environment variable holds a value Mailroom cannot use. */
 export class ConfigError extends Error {

@@ -4,6 +4,11 @@ import type { Attachment, Tag } from "./types.ts";
 export const MAX_HEADERS = 50;
 export const MAX_ATTACHMENTS = 20;
 export const MAX_TAGS = 20;
+/**
+ * The longest header value (custom headers, subject) that is always delivered within RFC 5322's 998-character
+ * line: a value with no whitespace cannot be folded, so it goes alone on a continuation line after one space.
+ */
+export const MAX_HEADER_VALUE_LENGTH = 997;
 export const MAX_SCHEDULE_AHEAD_MS = 30 * 24 * 60 * 60 * 1000;
 
 export const invalid = (field: string, message: string) =>
@@ -51,7 +56,8 @@ export function validateHeaders(headers: Record<string, string> | undefined): Re
     if (seen.has(lower)) throw invalid(`headers.${name}`, "is given twice");
     seen.add(lower);
     if (HEADER_BREAK.test(value)) throw invalid(`headers.${name}`, "must not contain CR, LF or NUL");
-    if (value.length > 998) throw invalid(`headers.${name}`, "at most 998 characters");
+    if (value.length > MAX_HEADER_VALUE_LENGTH)
+      throw invalid(`headers.${name}`, `at most ${MAX_HEADER_VALUE_LENGTH} characters`);
   }
   return { ...headers };
 }

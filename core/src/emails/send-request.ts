@@ -7,6 +7,7 @@ import {
   assertStorableStrings,
   HEADER_BREAK,
   invalid,
+  MAX_HEADER_VALUE_LENGTH,
   validateAttachments,
   validateHeaders,
   validateScheduledAt,
@@ -35,7 +36,7 @@ export interface SendRequestBody {
 }
 
 export const MAX_RECIPIENTS = 50;
-export const MAX_SUBJECT_LENGTH = 998;
+export const MAX_SUBJECT_LENGTH = MAX_HEADER_VALUE_LENGTH;
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,256}$/;
 
 /** SHA-256 of the canonical (RFC 8785) JSON of a request body without its idempotency key. */

@@ -2,25 +2,28 @@
  * Every machine-readable code a Mailroom operation can fail with. The API maps each to an HTTP status in
  * one place (api/src/plugins/errors.ts); core never speaks HTTP.
  */
-export type ErrorCode =
-  | "missing_api_key"
-  | "invalid_api_key"
-  | "api_key_revoked"
-  | "api_key_expired"
-  | "insufficient_scope"
-  | "validation_error"
-  | "invalid_idempotency_key"
-  | "idempotency_key_mismatch"
-  | "not_found"
-  | "conflict"
-  | "managed_by_operator"
-  | "domain_not_verified"
-  | "template_render_error"
-  | "rate_limit_exceeded"
-  | "payload_too_large"
-  | "https_required"
-  | "service_unavailable"
-  | "internal_error";
+export const ERROR_CODES = [
+  "missing_api_key",
+  "invalid_api_key",
+  "api_key_revoked",
+  "api_key_expired",
+  "insufficient_scope",
+  "validation_error",
+  "invalid_idempotency_key",
+  "idempotency_key_mismatch",
+  "not_found",
+  "conflict",
+  "managed_by_operator",
+  "domain_not_verified",
+  "template_render_error",
+  "rate_limit_exceeded",
+  "payload_too_large",
+  "unsupported_media_type",
+  "https_required",
+  "service_unavailable",
+  "internal_error",
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** A typed domain error: a code, a human message, and whether retrying the same request can succeed. */
 export class MailroomError extends Error {

@@ -16,20 +16,28 @@ const DECOY_SHA256 = hashSecret("decoy-secret-that-matches-no-presented-value");
 
 const INVALID = () => new MailroomError("invalid_api_key", "The API key is not valid.");
 
-/** Extracts the bearer token; only `Authorization: Bearer <key>` is accepted. */
+// `Bearer` and what follows it; the credential part is absent for `Bearer` alone (Node trims the header).
+const BEARER = /^Bearer(?:[ \t]+(.*))?$/i;
+
+/**
+ * Extracts the bearer token; only `Authorization: Bearer <key>` is accepted. Undefined when the header
+ * carries no bearer token at all: absent, another scheme (Basic …) or `Bearer` with nothing after it.
+ */
 export function bearerToken(authorization: string | undefined): string | undefined {
-  if (!authorization) return undefined;
-  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);
-  return match?.[1];
+  const credential = BEARER.exec(authorization?.trim() ?? "")?.[1]?.trim();
+  return credential ? credential : undefined;
 }
 
-/** The key an Authorization header presents, or the spec's 401 for a missing or malformed one. */
+/**
+ * The key an Authorization header presents. No bearer token is the spec's `missing_api_key` (§7); a bearer
+ * token that is not a well-formed key is `invalid_api_key`, like a wrong one.
+ */
 function presentedKey(authorization: string | undefined): ParsedKey {
-  if (!authorization || authorization.trim() === "") {
+  const token = bearerToken(authorization);
+  if (token === undefined) {
     throw new MailroomError("missing_api_key", "Send the API key as `Authorization: Bearer <key>`.");
   }
-  const token = bearerToken(authorization);
-  const parsed = token ? parseKey(token) : undefined;
+  const parsed = /\s/.test(token) ? undefined : parseKey(token);
   if (!parsed) throw INVALID();
   return parsed;
 }

@@ -2,6 +2,7 @@ export {
   hitRateLimit,
   purgeRateLimitCounters,
   type RateLimitPolicy,
+  type RateLimitQuota,
   type RateLimitVerdict,
   rateLimitBuckets,
   verdictFrom,

@@ -7,9 +7,20 @@ export interface RateLimitPolicy {
   perAccount: number;
 }
 
+/** A quota a request counts against: `key` (its API key) or `account` (all keys of its account). */
+export interface RateLimitQuota {
+  policy: "key" | "account";
+  /** Requests per one-second window. */
+  limit: number;
+}
+
 export interface RateLimitVerdict {
   allowed: boolean;
-  /** The limit that is closest to running out. */
+  /** Every quota the request counted against, for the `RateLimit-Policy` header. */
+  quotas: RateLimitQuota[];
+  /** The quota that is closest to running out, for the `RateLimit` header. */
+  policy: RateLimitQuota["policy"];
+  /** Its limit. */
   limit: number;
   remaining: number;
   /** Seconds until the current window ends. */
@@ -36,6 +47,9 @@ export function rateLimitBuckets(
 /** The start of the one-second window `now` falls in. */
 export const windowStart = (now: Date) => new Date(Math.floor(now.getTime() / 1000) * 1000);
 
+const policyOf = (bucket: string): RateLimitQuota["policy"] =>
+  bucket.startsWith("key:") ? "key" : "account";
+
 /** The tighter verdict of the buckets, given the hit counts Postgres returned for this request. */
 export function verdictFrom(
   buckets: ReadonlyArray<{ bucket: string; limit: number }>,
@@ -43,10 +57,18 @@ export function verdictFrom(
   now: Date,
 ): RateLimitVerdict | undefined {
   const resetSeconds = Math.max(1, Math.ceil((windowStart(now).getTime() + 1000 - now.getTime()) / 1000));
+  const quotas = buckets.map(({ bucket, limit }) => ({ policy: policyOf(bucket), limit }));
   let verdict: RateLimitVerdict | undefined;
   for (const { bucket, limit } of buckets) {
     const count = hits.find((h) => h.bucket === bucket)?.hits ?? 0;
-    const candidate = { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetSeconds };
+    const candidate = {
+      allowed: count <= limit,
+      quotas,
+      policy: policyOf(bucket),
+      limit,
+      remaining: Math.max(0, limit - count),
+      resetSeconds,
+    };
     if (!verdict || candidate.remaining < verdict.remaining || !candidate.allowed) verdict = candidate;
   }
   return verdict;

@@ -29,6 +29,9 @@ function env(): HandlebarsEnv {
 }
 
 const BLOCK_HELPERS = new Set(["if", "unless", "each", "with"]);
+// Names Handlebars' runtime gives a meaning of its own (its fallbacks for unknown names, and the built-ins
+// removed above): a template naming one compiles, then fails every render with an internal message.
+const RESERVED = new Set(["helperMissing", "blockHelperMissing", "log", "lookup"]);
 const HELPERS = new Set([...BLOCK_HELPERS, ...HELPER_NAMES]);
 const KNOWN_HELPERS: Record<string, boolean> = { lookup: false, log: false };
 for (const name of HELPERS) KNOWN_HELPERS[name] = true;
@@ -103,6 +106,8 @@ interface AnyNode {
   body?: AnyNode[];
   escaped?: boolean;
   original?: unknown;
+  parts?: string[];
+  data?: boolean;
 }
 
 /** Calls `visit` on every node of a tree, parents before children. */
@@ -131,11 +136,24 @@ function checkTree(part: TemplatePart, program: hbs.AST.Program): void {
       case "Decorator":
       case "DecoratorBlock":
         return refuse(node, "decorators are not supported");
-      case "MustacheStatement":
-        if (part === "html" && node.escaped === false) {
-          refuse(node, "{{{…}}} and {{&…}} would insert a value unescaped into html; use {{…}}");
+      case "PathExpression": {
+        // `this.log` and `../lookup` read a variable of that name, which is fine.
+        const name = node.parts?.[0] ?? "";
+        if (!node.data && !/^(this\b|\.)/.test(String(node.original)) && RESERVED.has(name)) {
+          refuse(node, `${name} is reserved by Handlebars (helpers: ${[...HELPERS].join(", ")})`);
         }
         return;
+      }
+      case "MustacheStatement":
+      case "SubExpression": {
+        if (part === "html" && node.type === "MustacheStatement" && node.escaped === false) {
+          refuse(node, "{{{…}}} and {{&…}} would insert a value unescaped into html; use {{…}}");
+        }
+        const name = String(node.path?.original ?? "");
+        if (BLOCK_HELPERS.has(name))
+          refuse(node, `${name} is a block helper: write {{#${name} value}}…{{/${name}}}`);
+        return;
+      }
       case "BlockStatement": {
         const name = String(node.path?.original ?? "");
         if (BLOCK_HELPERS.has(name) && node.params?.length !== 1)

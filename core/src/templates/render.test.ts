@@ -99,6 +99,16 @@ describe("renderContent", () => {
     expect(err.message).toMatch(/^subject: /);
   });
 
+  it("refuses a rendered subject longer than a header line can carry (997 when unfoldable)", () => {
+    const tpl = content({ subject: "{{s}}", text: "x" });
+    expect(renderContent(tpl, { s: "a".repeat(997) }).subject).toHaveLength(997);
+    const err = failure(() => renderContent(tpl, { s: "a".repeat(998) }));
+    expect(err).toMatchObject({
+      code: "template_render_error",
+      message: expect.stringMatching(/^subject: /),
+    });
+  });
+
   it("keeps prototype access inert", () => {
     // JSON.parse makes `__proto__` an own property, as a hostile request body would.
     const variables = JSON.parse(
@@ -171,8 +181,21 @@ describe("checkTemplateContent", () => {
       { text: "{{shout name}}" },
       "text line 1, column 1: unknown helper shout (helpers: if, unless, each, with, eq, uppercase, lowercase, default, formatDate)",
     ],
-    [{ text: "{{lookup this 'constructor'}}" }, "unknown helper lookup"],
-    [{ text: "{{log 'x'}}" }, "unknown helper log"],
+    [{ text: "{{lookup this 'constructor'}}" }, "text line 1, column 3: lookup is reserved by Handlebars"],
+    [{ text: "{{log 'x'}}" }, "log is reserved by Handlebars"],
+    // Handlebars' own fallbacks: they compiled, then failed every render with an internal message.
+    [{ text: "{{helperMissing 'a'}}" }, "text line 1, column 3: helperMissing is reserved by Handlebars"],
+    [{ text: "{{helperMissing}}" }, "helperMissing is reserved by Handlebars"],
+    [
+      { html: "{{#blockHelperMissing x}}y{{/blockHelperMissing}}" },
+      "html line 1, column 4: blockHelperMissing",
+    ],
+    [{ text: "{{#helperMissing}}y{{/helperMissing}}" }, "helperMissing is reserved by Handlebars"],
+    [{ text: "{{uppercase (lookup a 'b')}}" }, "lookup is reserved by Handlebars"],
+    [{ subject: "{{#if (log 1)}}x{{/if}}", text: "x" }, "subject line 1, column 8: log is reserved"],
+    [{ text: "{{if a}}" }, "text line 1, column 1: if is a block helper: write {{#if value}}…{{/if}}"],
+    [{ text: "{{uppercase (each a)}}" }, "each is a block helper"],
+    [{ text: "{{with}}" }, "with is a block helper"],
     [{ text: "a {{> footer}}" }, "text line 1, column 3: partials are not supported"],
     [{ text: '{{#*inline "p"}}x{{/inline}}' }, "decorators are not supported"],
     [
@@ -194,7 +217,7 @@ describe("checkTemplateContent", () => {
       checkTemplateContent(
         content({
           text: "{{{raw}}} {{#each items as |item i|}}{{i}}{{item}}{{@index}}{{/each}} {{@root.a}}",
-          html: "{{#with user}}{{name}}{{/with}}{{#unless x}}y{{/unless}}",
+          html: "{{#with user}}{{name}}{{/with}}{{#unless x}}y{{/unless}}{{this.log}}{{user.lookup}}{{@root.log}}",
         }),
       ),
     ).not.toThrow();

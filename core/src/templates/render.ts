@@ -16,8 +16,11 @@ export interface RenderedParts {
   text?: string;
 }
 
-/** RFC 5322 caps a header line at 998 characters. */
-export const MAX_RENDERED_SUBJECT_LENGTH = 998;
+/**
+ * RFC 5322 caps a header line at 998 characters; a subject with no whitespace goes alone on a continuation
+ * line after one space, so it may have 997 (the same bound as a sent subject, MAX_SUBJECT_LENGTH in emails).
+ */
+export const MAX_RENDERED_SUBJECT_LENGTH = 997;
 
 // Explicit although they are Handlebars' defaults since 4.6: a template must never reach a prototype, so
 // `{{constructor}}` or `{{__proto__}}` resolve to nothing.

@@ -44,18 +44,18 @@ function toDelivery(row: DeliveryRow): WebhookDelivery {
 const notFound = () => new MailroomError("not_found", "No delivery with this id for this endpoint.");
 
 /**
- * An endpoint's deliveries, newest first, `limit` at a time; `before` is the last id of the previous page.
+ * An endpoint's deliveries, newest first, `limit` at a time; `after` is the last id of the previous page.
  * The endpoint must belong to the account (else `not_found`).
  */
 export async function listDeliveries(
   db: Queryable,
   account: string,
   endpointId: string,
-  options: { limit?: number; before?: string; state?: DeliveryState } = {},
-): Promise<{ data: WebhookDelivery[]; nextCursor: string | null }> {
+  options: { limit?: number; after?: string; state?: DeliveryState } = {},
+): Promise<{ data: WebhookDelivery[]; hasMore: boolean }> {
   await getEndpoint(db, account, endpointId);
-  if (options.before !== undefined && !UUID.test(options.before)) {
-    throw new MailroomError("validation_error", "before: not a delivery id");
+  if (options.after !== undefined && !UUID.test(options.after)) {
+    throw new MailroomError("validation_error", "after: not a delivery id");
   }
   const limit = options.limit ?? 50;
   const { rows } = await db.query<DeliveryRow>(
@@ -63,10 +63,9 @@ export async function listDeliveries(
      where d.endpoint_id = $1 and ($2::text is null or d.state = $2)
        and ($3::uuid is null or (d.created_at, d.id) < (select created_at, id from webhook_deliveries where id = $3))
      order by d.created_at desc, d.id desc limit $4`,
-    [endpointId, options.state ?? null, options.before ?? null, limit + 1],
+    [endpointId, options.state ?? null, options.after ?? null, limit + 1],
   );
-  const page = rows.slice(0, limit).map(toDelivery);
-  return { data: page, nextCursor: rows.length > limit ? (page.at(-1)?.id ?? null) : null };
+  return { data: rows.slice(0, limit).map(toDelivery), hasMore: rows.length > limit };
 }
 
 /** One delivery of the account's endpoint with every attempt made, oldest first. */

@@ -46,8 +46,6 @@ export {
   type DeliveryTarget,
   type HostResolver,
   isMetadataHost,
-  parseCidr,
-  parseCidrList,
   type ResolvedAddress,
   type SsrfGuard,
   type SsrfPolicy,

@@ -1,3 +1,6 @@
+import { MAX_HEADER_VALUE_LENGTH, MAX_SUBJECT_LENGTH } from "@mailroom/core/emails";
+import { MAX_BODY_DEPTH, versionNumberSchema } from "../../../schemas.ts";
+
 /** JSON schemas of the send routes: they validate, serialise and document (OpenAPI) at once. */
 const address = { type: "string", minLength: 3, maxLength: 512 } as const;
 const addressList = (description: string) =>
@@ -16,7 +19,11 @@ export const sendEmailSchema = {
     cc: addressList("Carbon-copy recipients"),
     bcc: addressList("Blind carbon-copy recipients (never shown in the message)"),
     replyTo: addressList("Reply-To addresses"),
-    subject: { type: "string", maxLength: 998, description: "Required unless a template is given" },
+    subject: {
+      type: "string",
+      maxLength: MAX_SUBJECT_LENGTH,
+      description: "Required unless a template is given",
+    },
     html: { type: "string", description: "HTML body; give html, text or both" },
     text: { type: "string", description: "Plain-text body" },
     category: { type: "string", minLength: 1, maxLength: 64, description: "Default `transactional`" },
@@ -24,7 +31,7 @@ export const sendEmailSchema = {
       type: "object",
       description: "Custom headers; CR/LF and headers Mailroom sets itself are refused",
       maxProperties: 50,
-      additionalProperties: { type: "string", maxLength: 998 },
+      additionalProperties: { type: "string", maxLength: MAX_HEADER_VALUE_LENGTH },
     },
     attachments: {
       type: "array",
@@ -58,8 +65,12 @@ export const sendEmailSchema = {
       properties: {
         id: { type: "string" },
         name: { type: "string" },
-        version: { type: "integer", minimum: 1 },
-        variables: { type: "object", additionalProperties: true },
+        version: versionNumberSchema,
+        variables: {
+          type: "object",
+          additionalProperties: true,
+          description: `Values the template reads; the whole body nests at most ${MAX_BODY_DEPTH} levels deep`,
+        },
       },
     },
     idempotencyKey: { type: "string", description: "Makes a retry safe; also accepted as Idempotency-Key" },

@@ -205,10 +205,10 @@ describe("POST /v1/send: recipients", () => {
 });
 
 describe("POST /v1/send: subject, bodies, category", () => {
-  it("accepts a subject of 998 characters and refuses 999", async () => {
-    const { row } = await expectAccepted({ ...BASE, subject: "s".repeat(998) });
-    expect(row.subject).toBe("s".repeat(998));
-    await expectRefused({ ...BASE, subject: "s".repeat(999) }, "subject");
+  it("accepts a subject of 997 characters and refuses 998 (the folded line would be 999)", async () => {
+    const { row } = await expectAccepted({ ...BASE, subject: "s".repeat(997) });
+    expect(row.subject).toBe("s".repeat(997));
+    await expectRefused({ ...BASE, subject: "s".repeat(998) }, "subject");
   });
 
   it("keeps a unicode subject as given", async () => {
@@ -644,10 +644,10 @@ describe("POST /v1/send: the request as a whole", () => {
     expect(await counts()).toEqual(before);
   });
 
-  it("refuses a body that is not JSON", async () => {
+  it("refuses a body that is not JSON with 415 unsupported_media_type", async () => {
     const res = await send("from=a@b.test", { "content-type": "application/x-www-form-urlencoded" });
-    expect(res.status).toBe(400);
-    expect(res.json).toEqual({ error: "validation_error", message: expect.stringContaining("body") });
+    expect(res.status).toBe(415);
+    expect(res.json).toEqual({ error: "unsupported_media_type", message: expect.stringContaining("JSON") });
   });
 
   it("refuses a body over 10 MB over HTTPS with 413 payload_too_large, writing nothing", async () => {

@@ -1,3 +1,5 @@
+import { versionNumberSchema } from "../../../schemas.ts";
+
 /** JSON schemas of the template routes: they validate, serialise and document (OpenAPI) at once. */
 
 const nullableString = (maxLength: number, description: string) =>
@@ -48,7 +50,7 @@ export const renderTemplateBodySchema = {
   additionalProperties: false,
   properties: {
     variables: { type: "object", additionalProperties: true, default: {} },
-    version: { type: "integer", minimum: 1, description: "A stored version; the current one when absent" },
+    version: { ...versionNumberSchema, description: "A stored version; the current one when absent" },
   },
 } as const;
 

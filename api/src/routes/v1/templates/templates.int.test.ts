@@ -110,6 +110,17 @@ describe("/v1/templates", () => {
     expect(bad.json().message).toMatch(/^subject line 1, column \d+: syntax error/);
   });
 
+  it("refuses at creation the names Handlebars reserves, instead of failing every render", async () => {
+    for (const text of ["{{helperMissing 'a'}}", "{{#blockHelperMissing x}}y{{/blockHelperMissing}}"]) {
+      const res = await call("POST", "/v1/templates", { name: "reserved", subject: "s", text });
+      expect(res.statusCode, text).toBe(400);
+      expect(res.json()).toEqual({
+        error: "validation_error",
+        message: expect.stringMatching(/^text line 1, column \d+: \w+ is reserved by Handlebars/),
+      });
+    }
+  });
+
   it("answers 422 naming missing and schema-invalid variables", async () => {
     const t = (await call("POST", "/v1/templates", { ...welcome, name: "strict", variables: null })).json();
     const missing = await call("POST", `/v1/templates/${t.id}/render`, { variables: {} });

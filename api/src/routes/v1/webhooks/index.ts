@@ -161,7 +161,7 @@ export function webhookRoutes(app: FastifyInstance, deps: ApiDeps, options: Webh
 
   app.get<{
     Params: { id: string };
-    Querystring: { limit?: string; before?: string; state?: DeliveryState };
+    Querystring: { limit?: string; after?: string; state?: DeliveryState };
   }>(
     "/v1/webhooks/:id/deliveries",
     {
@@ -174,7 +174,7 @@ export function webhookRoutes(app: FastifyInstance, deps: ApiDeps, options: Webh
             type: "object",
             properties: {
               data: { type: "array", items: deliverySchema },
-              nextCursor: { type: ["string", "null"] },
+              hasMore: { type: "boolean", description: "Another page follows: pass the last id as `after`" },
             },
           },
           ...errors,
@@ -182,13 +182,13 @@ export function webhookRoutes(app: FastifyInstance, deps: ApiDeps, options: Webh
       },
     },
     async (request) => {
-      const { limit, before, state } = request.query;
+      const { limit, after, state } = request.query;
       const page = await listDeliveries(deps.pool, request.apiKey.account, request.params.id, {
         ...(limit ? { limit: Number(limit) } : {}),
-        ...(before ? { before } : {}),
+        ...(after ? { after } : {}),
         ...(state ? { state } : {}),
       });
-      return { data: page.data.map(showDelivery), nextCursor: page.nextCursor };
+      return { data: page.data.map(showDelivery), hasMore: page.hasMore };
     },
   );
 

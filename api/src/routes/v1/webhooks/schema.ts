@@ -60,7 +60,11 @@ export const deliveriesQuerySchema = {
   additionalProperties: false,
   properties: {
     limit: { type: "string", pattern: "^(100|[1-9][0-9]?)$", description: "1–100, default 50" },
-    before: { type: "string", maxLength: 64, description: "`nextCursor` of the previous page" },
+    after: {
+      type: "string",
+      maxLength: 64,
+      description: "Cursor: the last id of the previous page (deliveries come newest first)",
+    },
     state: { type: "string", enum: ["pending", "succeeded", "failed"] },
   },
 } as const;

@@ -87,7 +87,14 @@ describe("/v1/webhooks", () => {
       state: "pending",
       attempts: 0,
     });
-    expect(page.json().nextCursor).toBeNull();
+    expect(page.json().hasMore).toBe(false);
+    // One pagination parameter everywhere: `after` (the last id of the previous page) and `hasMore`.
+    const after = await call("GET", `/v1/webhooks/${id}/deliveries?after=${delivery.id}`);
+    expect(after.json()).toEqual({ data: [], hasMore: false });
+    expect((await call("GET", `/v1/webhooks/${id}/deliveries?after=x`)).json().message).toBe(
+      "after: not a delivery id",
+    );
+    expect((await call("GET", `/v1/webhooks/${id}/deliveries?before=${delivery.id}`)).statusCode).toBe(400);
     await db.pool.query(`update webhook_deliveries set state = 'failed' where id = $1`, [delivery.id]);
 
     const one = await call("GET", `/v1/webhooks/${id}/deliveries/${delivery.id}`);
@@ -108,6 +115,10 @@ describe("/v1/webhooks", () => {
     const cases: [unknown, RegExp][] = [
       [{ url: "http://169.254.169.254/latest/meta-data/" }, /^url: .*metadata, link-local/],
       [{ url: "http://10.0.0.5/hook" }, /^url: .*private or loopback/],
+      // The metadata address behind NAT64, 6to4 and IPv4-mapped IPv6 (issue 15).
+      [{ url: "http://[64:ff9b::a9fe:a9fe]/" }, /^url: .*metadata, link-local/],
+      [{ url: "http://[2002:a9fe:a9fe::1]/" }, /^url: .*metadata, link-local/],
+      [{ url: "http://[::ffff:169.254.169.254]/" }, /^url: .*metadata, link-local/],
       [{ url: "http://metadata.google.internal/" }, /^url: .*metadata host/],
       [{ url: "file:///etc/passwd" }, /^url: the URL must use https or http/],
       [{ ...hook, events: ["email.opened"] }, /^events\[0\]/],

@@ -1,0 +1,6 @@
+export {
+  type AddressPolicy,
+  createAddressPolicy,
+  parseCidr,
+  parseCidrList,
+} from "./addresses.ts";
