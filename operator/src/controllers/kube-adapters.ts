@@ -103,7 +103,10 @@ export function createKubeEventRecorder(
       try {
         await kube.events.create(object.namespace, event);
       } catch (error) {
-        log.warn({ err: error, kind: object.kind, name: object.name, reason }, "could not record event");
+        log.warn(
+          { err: error, kind: object.kind, namespace: object.namespace, resource: object.name, reason },
+          "could not record event",
+        );
       }
     },
   };

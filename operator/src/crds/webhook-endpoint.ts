@@ -39,7 +39,8 @@ const status = {
   properties: {
     active: {
       type: "boolean",
-      description: "Whether Mailroom delivers to the endpoint now (false when spec.enabled is, or when disabled).",
+      description:
+        "Whether Mailroom delivers to the endpoint now (false when spec.enabled is, or when disabled).",
     },
     disabledReason: {
       type: "string",

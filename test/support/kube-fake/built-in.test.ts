@@ -44,10 +44,12 @@ describe("kube-fake validates the built-in kinds as kube-apiserver does", () => 
       spec: { holderIdentity: "a", renewTime: "2026-01-01T00:00:00.123Z" },
     });
     expect(millis.code).toBe(400);
-    expect(millis.message).toContain('parsing time "2026-01-01T00:00:00.123Z" as "2006-01-02T15:04:05.000000Z07:00"');
-    expect(
-      await invalid(kube.leases.patch("default", "l", { spec: { leaseDurationSeconds: 0 } })),
-    ).toContain("spec.leaseDurationSeconds: Invalid value: 0: must be greater than 0");
+    expect(millis.message).toContain(
+      'parsing time "2026-01-01T00:00:00.123Z" as "2006-01-02T15:04:05.000000Z07:00"',
+    );
+    expect(await invalid(kube.leases.patch("default", "l", { spec: { leaseDurationSeconds: 0 } }))).toContain(
+      "spec.leaseDurationSeconds: Invalid value: 0: must be greater than 0",
+    );
     expect(await invalid(kube.leases.patch("default", "l", { spec: { leaseTransitions: -1 } }))).toContain(
       "spec.leaseTransitions",
     );
@@ -77,12 +79,20 @@ describe("kube-fake validates the built-in kinds as kube-apiserver does", () => 
   });
 
   it("keeps a Secret's type and an immutable Secret's data as they are (422)", async () => {
-    await kube.secrets.create("default", { metadata: { name: "t" }, type: "example.com/x", stringData: { a: "b" } });
+    await kube.secrets.create("default", {
+      metadata: { name: "t" },
+      type: "example.com/x",
+      stringData: { a: "b" },
+    });
     const current = await kube.secrets.get("default", "t");
-    expect(
-      await invalid(kube.secrets.replace("default", "t", { ...current, type: "Opaque" })),
-    ).toContain('type: Invalid value: "Opaque": field is immutable');
-    await kube.secrets.create("default", { metadata: { name: "i" }, immutable: true, stringData: { a: "b" } });
+    expect(await invalid(kube.secrets.replace("default", "t", { ...current, type: "Opaque" }))).toContain(
+      'type: Invalid value: "Opaque": field is immutable',
+    );
+    await kube.secrets.create("default", {
+      metadata: { name: "i" },
+      immutable: true,
+      stringData: { a: "b" },
+    });
     expect(await invalid(kube.secrets.patch("default", "i", { stringData: { a: "c" } }))).toContain(
       "data: Forbidden: field is immutable when `immutable` is set",
     );

@@ -14,7 +14,8 @@ const MICRO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}(Z|[+-]\d{2}:\d{2
 const RFC3339 = "2006-01-02T15:04:05Z07:00";
 const RFC3339_MICRO = "2006-01-02T15:04:05.000000Z07:00";
 const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
-const QUALIFIED_NAME = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+const QUALIFIED_NAME =
+  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
 const MAX_SECRET_BYTES = 1024 * 1024;
 
 type Fields = Record<string, unknown>;
@@ -103,7 +104,11 @@ function secretCauses(obj: KubeObject, old: KubeObject | undefined): StatusCause
     }
   }
   if (size > MAX_SECRET_BYTES) {
-    causes.push({ reason: "FieldValueTooLong", message: "Too long: may not be more than 1048576 bytes", field: "data" });
+    causes.push({
+      reason: "FieldValueTooLong",
+      message: "Too long: may not be more than 1048576 bytes",
+      field: "data",
+    });
   }
   if (!old) return causes;
   if (obj.type !== old.type) {

@@ -118,11 +118,20 @@ describe("kube-fake deletion semantics", () => {
       ...apiKey("fg"),
       metadata: { name: "fg", finalizers: [FINALIZER] },
     });
-    const owner = { apiVersion: "mailroom.dev/v1alpha1", kind: "ApiKey", name: "fg", uid: key.metadata.uid ?? "" };
+    const owner = {
+      apiVersion: "mailroom.dev/v1alpha1",
+      kind: "ApiKey",
+      name: "fg",
+      uid: key.metadata.uid ?? "",
+    };
     await kube.secrets.create("default", { metadata: { name: "dep", ownerReferences: [owner] } });
     // A blocking dependent that has a finalizer of its own keeps the owner in foreground deletion.
     await kube.secrets.create("default", {
-      metadata: { name: "slow", finalizers: ["x/y"], ownerReferences: [{ ...owner, blockOwnerDeletion: true }] },
+      metadata: {
+        name: "slow",
+        finalizers: ["x/y"],
+        ownerReferences: [{ ...owner, blockOwnerDeletion: true }],
+      },
     });
     await kube.customResources.ApiKey.delete("default", "fg", { propagationPolicy: "Foreground" });
     expect((await rejection(kube.secrets.get("default", "dep"))).code).toBe(404);

@@ -182,7 +182,8 @@ export class ObjectStore {
     const next = clone(prev);
     // markAsDeleting in the generic registry bumps generation for kinds that track it.
     if ((next.metadata.generation ?? 0) > 0) next.metadata.generation = (next.metadata.generation ?? 0) + 1;
-    if (gcFinalizer && !finalizers.includes(gcFinalizer)) next.metadata.finalizers = [...finalizers, gcFinalizer];
+    if (gcFinalizer && !finalizers.includes(gcFinalizer))
+      next.metadata.finalizers = [...finalizers, gcFinalizer];
     Object.assign(next.metadata, { deletionTimestamp: now(), deletionGracePeriodSeconds: 0 });
     const marked = this.commit(type, "MODIFIED", next, prev);
     this.collectGarbage();
@@ -221,7 +222,8 @@ export class ObjectStore {
     }
     const stored = this.commit(type, "MODIFIED", next, prev);
     // A dependent that lost its ownerReference may unblock an owner in foreground deletion.
-    if (!isDeepStrictEqual(next.metadata.ownerReferences, prev.metadata.ownerReferences)) this.collectGarbage();
+    if (!isDeepStrictEqual(next.metadata.ownerReferences, prev.metadata.ownerReferences))
+      this.collectGarbage();
     return { object: stored, warnings };
   }
 
@@ -265,7 +267,8 @@ export class ObjectStore {
     for (const [key, obj] of this.objects) {
       const type = this.typeOfKey(key);
       if (!type || obj.metadata.namespace !== owner.metadata.namespace) continue;
-      if ((obj.metadata.ownerReferences ?? []).some((r) => r.uid === owner.metadata.uid)) found.push([type, obj]);
+      if ((obj.metadata.ownerReferences ?? []).some((r) => r.uid === owner.metadata.uid))
+        found.push([type, obj]);
     }
     return found;
   }
@@ -278,7 +281,9 @@ export class ObjectStore {
     if (obj.metadata.deletionTimestamp && finalizers.includes(ORPHAN)) {
       for (const [depType, dep] of this.dependentsOf(obj)) {
         const next = clone(dep);
-        next.metadata.ownerReferences = (dep.metadata.ownerReferences ?? []).filter((r) => r.uid !== obj.metadata.uid);
+        next.metadata.ownerReferences = (dep.metadata.ownerReferences ?? []).filter(
+          (r) => r.uid !== obj.metadata.uid,
+        );
         if (next.metadata.ownerReferences.length === 0) delete next.metadata.ownerReferences;
         this.commit(depType, "MODIFIED", next, dep);
       }

@@ -85,7 +85,11 @@ export class WatchHub {
       if (!w.bookmarks) return;
       // The API server's bookmark: an object of the watched kind with nothing but its resourceVersion.
       const apiVersion = w.type.group ? `${w.type.group}/${w.type.version}` : w.type.version;
-      send("BOOKMARK", { kind: w.type.kind, apiVersion, metadata: { resourceVersion: String(store.resourceVersion) } });
+      send("BOOKMARK", {
+        kind: w.type.kind,
+        apiVersion,
+        metadata: { resourceVersion: String(store.resourceVersion) },
+      });
     };
     // The server ends a watch at its timeoutSeconds, sending a last bookmark first when asked for them.
     const timer = w.timeoutSeconds
