@@ -67,3 +67,32 @@ describe("kube.ts", () => {
     expect((await kube.secrets.get("default", "s")).metadata?.labels).toEqual({ b: "2" });
   });
 });
+
+describe("kube.ts watches", () => {
+  it("ends a quiet watch cleanly when client-node's inactivity timer fires, and asks for bookmarks", async () => {
+    fake = await startKubeFake();
+    // Long enough for the connect (the same timer guards it), short enough for a quick test.
+    const kube = createKube(fake.kubeConfig(), { watchInactivityMs: 1_000, random: () => 0.5 });
+    await kube.customResources.ApiKey.list("default");
+    const handle = await kube.customResources.ApiKey.watch({ namespace: "default" }, () => {});
+    // Nothing happens on the stream: a real API server sends nothing either. That is no failure.
+    await expect(handle.done).resolves.toBeUndefined();
+    const watch = fake.requests.find((r) => r.watch);
+    expect(watch?.query).toMatchObject({ allowWatchBookmarks: "true", timeoutSeconds: "450" });
+  });
+
+  it("still fails a watch that could not connect, and one the server ended with an error", async () => {
+    fake = await startKubeFake();
+    const kube = createKube(fake.kubeConfig(), { watchInactivityMs: 200 });
+    const old = await kube.customResources.ApiKey.create("default", apiKey("old"));
+    fake.compact();
+    const expired = await kube.customResources.ApiKey.watch(
+      { resourceVersion: old.metadata.resourceVersion },
+      () => {},
+    );
+    await expect(expired.done).rejects.toMatchObject({ code: 410 });
+    fake.hold((r) => r.watch);
+    const hung = await kube.customResources.ApiKey.watch({}, () => {});
+    await expect(hung.done).rejects.toThrow(/timeout/i);
+  });
+});

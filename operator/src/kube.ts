@@ -10,7 +10,9 @@ import {
   type CoreV1Event,
   CustomObjectsApi,
   type KubeConfig,
+  Observable,
   PatchStrategy,
+  type RequestContext,
   setHeaderOptions,
   type V1Lease,
   type V1Secret,
@@ -109,6 +111,12 @@ export interface WatchHandle {
   readonly done: Promise<void>;
 }
 
+/** Per-call options. */
+export interface CallOptions {
+  /** Aborting it ends the request (a Lease call racing the renew deadline). */
+  signal?: AbortSignal;
+}
+
 /** Namespaced CRUD of one kind. */
 export interface ResourceClient<T> {
   get(namespace: string, name: string): Promise<T>;
@@ -131,12 +139,34 @@ export interface CustomResourceClient<T> extends ResourceClient<T> {
   ): Promise<WatchHandle>;
 }
 
+/** Leases, whose calls leader election bounds by its renew deadline. */
+export interface LeaseClient extends Pick<ResourceClient<V1Lease>, "list" | "patch" | "delete"> {
+  get(namespace: string, name: string, options?: CallOptions): Promise<V1Lease>;
+  create(namespace: string, object: V1Lease, options?: CallOptions): Promise<V1Lease>;
+  replace(namespace: string, name: string, object: V1Lease, options?: CallOptions): Promise<V1Lease>;
+}
+
+/** How watches are made; the defaults are client-go's reflector's. */
+export interface KubeOptions {
+  /**
+   * client-node's Watch aborts a stream that received no bytes for this long (its default: 30 s). A real API
+   * server sends nothing on a quiet watch, so that end is treated as a clean one: resume, no relist.
+   */
+  watchInactivityMs?: number;
+  /** Watches ask the server to end them after this many seconds times (1 + random), as client-go does. */
+  minWatchTimeoutSeconds?: number;
+  random?: () => number;
+}
+
+/** client-go's reflector: minWatchTimeout 5 minutes, each watch's timeoutSeconds jittered up to double. */
+const MIN_WATCH_TIMEOUT_SECONDS = 300;
+
 /** Everything the operator may do to the cluster. */
 export interface Kube {
   readonly customResources: { readonly [K in MailroomKind]: CustomResourceClient<MailroomKinds[K]> };
   readonly secrets: ResourceClient<V1Secret>;
   readonly events: Pick<ResourceClient<CoreV1Event>, "create" | "list">;
-  readonly leases: ResourceClient<V1Lease>;
+  readonly leases: LeaseClient;
   /** external-dns DNSEndpoints (SendingDomain spec.publishDNS); 404 for all of it when the CRD is absent. */
   readonly dnsEndpoints: Pick<ResourceClient<DnsEndpoint>, "get" | "create" | "patch" | "delete">;
   readonly discovery: {
@@ -156,6 +186,28 @@ function patchOptions(patch: Patch): ConfigurationOptions {
   );
 }
 
+/** Request options carrying an AbortSignal into client-node's fetch. */
+function signalOptions(signal: AbortSignal | undefined): ConfigurationOptions | undefined {
+  if (!signal) return undefined;
+  return {
+    middleware: [
+      {
+        pre: (request: RequestContext) => {
+          request.setSignal(signal);
+          return new Observable(Promise.resolve(request));
+        },
+        post: (response) => new Observable(Promise.resolve(response)),
+      },
+    ],
+    middlewareMergeStrategy: "append",
+  };
+}
+
+/** The DOMException client-node's Watch ends a stream with when its inactivity timer fires. */
+function isTimeout(err: unknown): boolean {
+  return err instanceof Error && err.name === "TimeoutError";
+}
+
 function deleteBody(options: DeleteOptions = {}) {
   return {
     ...(options.resourceVersion ? { preconditions: { resourceVersion: options.resourceVersion } } : {}),
@@ -172,10 +224,17 @@ function customResourceClient<T>(
   group: string,
   version: string,
   plural: string,
+  options: KubeOptions = {},
 ): CustomResourceClient<T> {
   const api = kc.makeApiClient(CustomObjectsApi);
   const base = { group, version, plural };
   const watcher = new Watch(kc);
+  if (options.watchInactivityMs !== undefined) {
+    // Private in client-node's typings, and the only way to set it (kube.test.ts fails if it goes away).
+    (watcher as unknown as { requestTimeoutMs: number }).requestTimeoutMs = options.watchInactivityMs;
+  }
+  const minTimeout = options.minWatchTimeoutSeconds ?? MIN_WATCH_TIMEOUT_SECONDS;
+  const random = options.random ?? Math.random;
   return {
     get: (namespace, name) => call(() => api.getNamespacedCustomObject({ ...base, namespace, name })),
     list: (namespace, options = {}) =>
@@ -199,10 +258,12 @@ function customResourceClient<T>(
       call(async () => {
         await api.deleteNamespacedCustomObject({ ...base, namespace, name, body: deleteBody(options) });
       }),
-    async watch(options, onEvent) {
-      const { namespace, ...query } = options;
+    async watch(watchOptions, onEvent) {
+      const { namespace, ...query } = watchOptions;
       const path = `/apis/${group}/${version}${namespace ? `/namespaces/${namespace}` : ""}/${plural}`;
       let stopped = false;
+      let established = false;
+      let ended = false;
       let failure: KubeError | undefined;
       let settle: (err?: unknown) => void = () => {};
       const done = new Promise<void>((resolve, reject) => {
@@ -212,7 +273,13 @@ function customResourceClient<T>(
       done.catch(() => {});
       const controller = await watcher.watch(
         path,
-        query,
+        {
+          ...query,
+          // Bookmarks keep the resourceVersion current on a quiet watch; the server ends the watch cleanly at
+          // its timeout, spread so that many watches do not all resume at once.
+          allowWatchBookmarks: true,
+          timeoutSeconds: Math.floor(minTimeout * (1 + random())),
+        },
         (type: string, object: unknown) => {
           if (type === "ERROR") {
             const status = object as { code?: number; reason?: string; message?: string };
@@ -223,8 +290,15 @@ function customResourceClient<T>(
             );
           } else onEvent({ type: type as WatchEvent<T>["type"], object: object as T });
         },
-        (err: unknown) => settle(failure ?? toKubeError(err)),
+        (err: unknown) => {
+          ended = true;
+          // The inactivity timer fired on an open stream: nothing happened, which is no failure.
+          if (established && !failure && isTimeout(err)) settle();
+          else settle(failure ?? toKubeError(err));
+        },
       );
+      // Before this returns, a timeout can only be the connect timeout: a real failure.
+      established = !ended;
       return {
         stop() {
           stopped = true;
@@ -240,12 +314,13 @@ function customResourceClient<T>(
 function mailroomClient<K extends MailroomKind>(
   kc: KubeConfig,
   kind: K,
+  options: KubeOptions,
 ): CustomResourceClient<MailroomKinds[K]> {
-  return customResourceClient(kc, GROUP, VERSION, crdDefinitionOf(kind).plural);
+  return customResourceClient(kc, GROUP, VERSION, crdDefinitionOf(kind).plural, options);
 }
 
 /** Builds the operator's Kubernetes client from a KubeConfig (in-cluster, a file, or the fake). */
-export function createKube(kc: KubeConfig): Kube {
+export function createKube(kc: KubeConfig, options: KubeOptions = {}): Kube {
   const core = kc.makeApiClient(CoreV1Api);
   const coordination = kc.makeApiClient(CoordinationV1Api);
   const customObjects = kc.makeApiClient(CustomObjectsApi);
@@ -257,10 +332,10 @@ export function createKube(kc: KubeConfig): Kube {
   );
   return {
     customResources: {
-      ApiKey: mailroomClient(kc, "ApiKey"),
-      SendingDomain: mailroomClient(kc, "SendingDomain"),
-      Template: mailroomClient(kc, "Template"),
-      WebhookEndpoint: mailroomClient(kc, "WebhookEndpoint"),
+      ApiKey: mailroomClient(kc, "ApiKey", options),
+      SendingDomain: mailroomClient(kc, "SendingDomain", options),
+      Template: mailroomClient(kc, "Template", options),
+      WebhookEndpoint: mailroomClient(kc, "WebhookEndpoint", options),
     },
     dnsEndpoints: {
       get: dnsEndpoints.get,
@@ -310,7 +385,8 @@ export function createKube(kc: KubeConfig): Kube {
         ),
     },
     leases: {
-      get: (namespace, name) => call(() => coordination.readNamespacedLease({ namespace, name })),
+      get: (namespace, name, o = {}) =>
+        call(() => coordination.readNamespacedLease({ namespace, name }, signalOptions(o.signal))),
       list: (namespace, options = {}) =>
         call(async () =>
           listResult(
@@ -319,9 +395,10 @@ export function createKube(kc: KubeConfig): Kube {
               : await coordination.listNamespacedLease({ namespace, ...options }),
           ),
         ),
-      create: (namespace, body) => call(() => coordination.createNamespacedLease({ namespace, body })),
-      replace: (namespace, name, body) =>
-        call(() => coordination.replaceNamespacedLease({ namespace, name, body })),
+      create: (namespace, body, o = {}) =>
+        call(() => coordination.createNamespacedLease({ namespace, body }, signalOptions(o.signal))),
+      replace: (namespace, name, body, o = {}) =>
+        call(() => coordination.replaceNamespacedLease({ namespace, name, body }, signalOptions(o.signal))),
       patch: (namespace, name, body) =>
         call(() => coordination.patchNamespacedLease({ namespace, name, body }, patchOptions(body))),
       delete: (namespace, name, options) =>

@@ -222,7 +222,7 @@ describe("RBAC", () => {
       {
         apiGroups: ["coordination.k8s.io"],
         resources: ["leases"],
-        resourceNames: ["mailroom-operator"],
+        resourceNames: [`${FULL}-operator`],
         verbs: ["get", "update"],
       },
     ]);
@@ -235,6 +235,22 @@ describe("RBAC", () => {
     for (const rule of roles.flatMap((r) => r.rules)) {
       expect([...rule.verbs, ...rule.resources, ...rule.apiGroups]).not.toContain("*");
     }
+  });
+
+  it("names the Lease after the release, so two releases in one namespace do not share a leader", async () => {
+    const leaseOf = async (release: string) => {
+      const manifests = await renderChart({ release });
+      const env = findManifest(manifests, "Deployment", `${release}-mailroom-operator`).spec.template.spec
+        .containers[0].env as { name: string; value?: string }[];
+      const role = findManifest(manifests, "Role", `${release}-mailroom-operator-leader-election`);
+      const granted = role.rules.find((r: { resourceNames?: string[] }) => r.resourceNames)?.resourceNames;
+      const named = env.find((e) => e.name === "MAILROOM_OPERATOR_LEASE_NAME")?.value;
+      expect(granted).toEqual([named]);
+      return named;
+    };
+    const [a, b] = [await leaseOf("one"), await leaseOf("two")];
+    expect(a).toBe("one-mailroom-operator");
+    expect(b).toBe("two-mailroom-operator");
   });
 
   it("uses a namespaced Role instead of a ClusterRole when operator.watchNamespace is set", async () => {

@@ -82,9 +82,12 @@ app.kubernetes.io/component: {{ .component }}
 {{- concat $names .Values.tls.extraDnsNames | toJson }}
 {{- end }}
 
-{{/* The operator's leader-election Lease: a fixed name (operator/src/runtime/operator.ts), in the release namespace. */}}
+{{/*
+The operator's leader-election Lease, in the release namespace. Named after the release, so two releases in
+one namespace elect a leader each instead of sharing one Lease (MAILROOM_OPERATOR_LEASE_NAME).
+*/}}
 {{- define "mailroom.operatorLeaseName" -}}
-mailroom-operator
+{{- printf "%s-operator" (include "mailroom.fullname" .) }}
 {{- end }}
 
 {{/* The pod-level security context, shared by every pod the chart runs. */}}

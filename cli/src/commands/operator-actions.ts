@@ -48,6 +48,7 @@ export async function runOperator(): Promise<void> {
     controllers: ALL_CONTROLLERS,
     registry,
     identity: config.operator.identity ?? os.hostname(),
+    leaseName: config.operator.leaseName,
     leaseNamespace: config.operator.leaseNamespace,
     ...(config.operator.namespace ? { namespace: config.operator.namespace } : {}),
   });
@@ -58,7 +59,7 @@ export async function runOperator(): Promise<void> {
     ready: async () => true,
   });
   say(
-    `Operator   watching ${config.operator.namespace ?? "all namespaces"}; lease ${config.operator.leaseNamespace}`,
+    `Operator   watching ${config.operator.namespace ?? "all namespaces"}; lease ${config.operator.leaseNamespace}/${config.operator.leaseName}`,
   );
   stopOnSignal([
     () => running.stop({ release: true }),

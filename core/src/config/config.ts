@@ -89,6 +89,7 @@ const envSchema = z.object({
   MAILROOM_ALLOW_UNVERIFIED_FROM: bool.default(false),
 
   MAILROOM_OPERATOR_NAMESPACE: z.string().min(1).optional(),
+  MAILROOM_OPERATOR_LEASE_NAME: z.string().min(1).default("mailroom-operator"),
   MAILROOM_OPERATOR_LEASE_NAMESPACE: z.string().min(1).default("mailroom"),
   MAILROOM_OPERATOR_IDENTITY: z.string().min(1).optional(),
   MAILROOM_OPERATOR_OWNER_REFERENCES: bool.default(true),
@@ -178,6 +179,7 @@ function buildConfig(e: z.infer<typeof envSchema>) {
     sending: { allowUnverifiedFrom: e.MAILROOM_ALLOW_UNVERIFIED_FROM },
     operator: {
       namespace: e.MAILROOM_OPERATOR_NAMESPACE,
+      leaseName: e.MAILROOM_OPERATOR_LEASE_NAME,
       leaseNamespace: e.MAILROOM_OPERATOR_LEASE_NAMESPACE,
       identity: e.MAILROOM_OPERATOR_IDENTITY,
       ownerReferences: e.MAILROOM_OPERATOR_OWNER_REFERENCES,

@@ -120,7 +120,7 @@ describe("ApiKey controller", () => {
     expect(isKubeError(err, 404)).toBe(true);
   });
 
-  it("reclaimPolicy Retain leaves the key active and its Secret in place, even with an owner reference", async () => {
+  it("reclaimPolicy Retain leaves the key active and its Secret in place, with no owner reference", async () => {
     await h.close();
     h = await open({ ownerReferences: true });
     h.startOperator();
@@ -128,7 +128,8 @@ describe("ApiKey controller", () => {
     await keys().create(h.namespace, apiKey(name, { reclaimPolicy: "Retain" }));
     const keyId = (await readyKey(name)).status?.keyId ?? "";
     const before = await h.kube.secrets.get(h.namespace, `${name}-api-key`);
-    expect(before.metadata?.ownerReferences?.[0]).toMatchObject({ kind: "ApiKey", name });
+    // Garbage collection must never take the Secret of a key that outlives its resource.
+    expect(before.metadata?.ownerReferences).toBeUndefined();
     const emailId = await queuedEmail(keyId);
     await keys().delete(h.namespace, name);
     await gone(name);
@@ -188,5 +189,46 @@ describe("ApiKey controller", () => {
     }, WAIT);
     expect(await readSecret(`${name}-api-key`)).toEqual({ x: "y" });
     expect(await listKeys(h.db.pool, { account: h.namespace })).toHaveLength(0);
+  });
+
+  it("refuses a second ApiKey naming a Secret the first one owns, saying which resource owns it", async () => {
+    const operator = h.startOperator({ resyncMs: 200 });
+    const first = h.name("first");
+    const second = h.name("second");
+    const secretName = h.name("shared");
+    await keys().create(h.namespace, apiKey(first, { secretName }));
+    const firstKeyId = (await readyKey(first)).status?.keyId ?? "";
+    await keys().create(h.namespace, apiKey(second, { secretName }));
+    await vi.waitFor(async () => {
+      const key = await keys().get(h.namespace, second);
+      expect(condition(key, "Ready")).toMatchObject({ status: "False", reason: "SecretConflict" });
+      expect(condition(key, "Ready")?.message).toContain(`belongs to ApiKey/${first}`);
+    }, WAIT);
+    // Several resyncs of both later, the first key is still the one in the Secret, and still active.
+    const reconciles = async () =>
+      ((await operator.registry.getSingleMetric("mailroom_operator_reconciles_total")?.get())?.values ?? [])
+        .filter((v) => v.labels.kind === "ApiKey")
+        .reduce((sum, v) => sum + v.value, 0);
+    const start = await reconciles();
+    await vi.waitFor(async () => expect(await reconciles()).toBeGreaterThanOrEqual(start + 6), WAIT);
+    expect((await readSecret(secretName)).keyId).toBe(firstKeyId);
+    expect((await findKeyForAuth(h.db.pool, firstKeyId))?.key.revokedAt).toBeNull();
+    expect(await listKeys(h.db.pool, { account: h.namespace })).toHaveLength(1);
+  });
+
+  it("replaces its own Secret of another type instead of retrying a PUT the API server refuses", async () => {
+    h.startOperator();
+    const name = h.name("typed");
+    // type is immutable (422 on update): a Secret the operator once wrote, re-created with another type.
+    await h.kube.secrets.create(h.namespace, {
+      metadata: { name: `${name}-api-key`, labels: { "app.kubernetes.io/managed-by": "mailroom-operator" } },
+      type: "example.com/other",
+      stringData: { apiKey: "stale" },
+    });
+    await keys().create(h.namespace, apiKey(name));
+    const key = await readyKey(name);
+    const secret = await h.kube.secrets.get(h.namespace, `${name}-api-key`);
+    expect(secret.type).toBe("Opaque");
+    expect((await readSecret(`${name}-api-key`)).keyId).toBe(key.status?.keyId);
   });
 });

@@ -6,14 +6,15 @@
 import { randomBytes } from "node:crypto";
 import { KubeConfig } from "@kubernetes/client-node";
 import { generateKek } from "@mailroom/core/domains";
+import { createLogger } from "@mailroom/core/telemetry";
 import { Registry } from "prom-client";
 import { createTestDatabase, type TestDatabase } from "../../../test/support/db.ts";
 import { type KubeFake, startKubeFake } from "../../../test/support/kube-fake/index.ts";
 import type { OperatorLogger, ReconcileContext } from "../controllers/context.ts";
 import { ALL_CONTROLLERS } from "../controllers/index.ts";
-import { createKubeEventRecorder, createKubeSecretStore } from "../controllers/kube-adapters.ts";
-import { createKubeDnsEndpointStore } from "../controllers/kube-dns-endpoints.ts";
-import { createKube, type Kube } from "../kube.ts";
+import { createKube, type Kube, type KubeOptions } from "../kube.ts";
+import { createKubeEventRecorder, createKubeSecretStore } from "../runtime/kube-adapters.ts";
+import { createKubeDnsEndpointStore } from "../runtime/kube-dns-endpoints.ts";
 import { type OperatorOptions, type RunningOperator, startOperator } from "../runtime/operator.ts";
 
 export interface Harness {
@@ -22,8 +23,13 @@ export interface Harness {
   fake: KubeFake | undefined;
   db: TestDatabase;
   context: ReconcileContext;
-  /** Every log line, serialised, so a test can prove a key never reached the logs. */
+  /** Every log line as the operator's pino logger wrote it, so a test can prove a key never reached the logs. */
   logs: string[];
+  /**
+   * Another client of the same API server, for a second operator: on the fake its requests carry `user`
+   * (so fake.hold() can stall them); on a cluster it is an equivalent client.
+   */
+  kubeAs(user: string): Kube;
   /** A namespace for this test: fresh per harness on the fake, the configured one on a cluster. */
   namespace: string;
   /** A unique resource name, so tests can share a real cluster's namespace. */
@@ -40,14 +46,17 @@ export interface HarnessOptions {
   ownerReferences?: boolean;
   /** How long the operator believes external-dns's CRD absent before asking discovery again. */
   dnsDiscoveryAbsentRecheckMs?: number;
+  /** Watch tuning (the inactivity timer, say). */
+  kubeOptions?: KubeOptions;
 }
 
+/** The operator's own logger (pino, as `mailroom operator` builds it), writing its lines into `lines`. */
 function capturingLogger(lines: string[]): OperatorLogger {
-  const write = (level: string) => (obj: object, msg?: string) => {
-    const err = (obj as { err?: unknown }).err;
-    lines.push(JSON.stringify({ level, msg, ...obj, ...(err instanceof Error ? { err: err.message } : {}) }));
-  };
-  return { info: write("info"), warn: write("warn"), error: write("error") };
+  return createLogger({
+    level: "info",
+    name: "mailroom-operator",
+    destination: { write: (line: string) => void lines.push(line.trimEnd()) },
+  });
 }
 
 export async function openHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -60,7 +69,7 @@ export async function openHarness(options: HarnessOptions = {}): Promise<Harness
     fake = await startKubeFake();
     kc = fake.kubeConfig();
   }
-  const kube = createKube(kc);
+  const kube = createKube(kc, options.kubeOptions);
   const db = await createTestDatabase();
   const logs: string[] = [];
   const log = capturingLogger(logs);
@@ -89,6 +98,7 @@ export async function openHarness(options: HarnessOptions = {}): Promise<Harness
     db,
     context,
     logs,
+    kubeAs: (user) => createKube(fake ? fake.kubeConfig(user) : kc, options.kubeOptions),
     namespace,
     name: (prefix) => `${prefix}-${suffix}-${++counter}`,
     startOperator(overrides = {}) {

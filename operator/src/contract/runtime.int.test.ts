@@ -26,6 +26,29 @@ async function expectReady(name: string) {
     expect(ready(await h.kube.customResources.ApiKey.get(h.namespace, name))).toBe(true);
   }, WAIT);
 }
+/** The keys of a JSON object line at the top level, duplicates included (JSON.parse would keep the last). */
+function topLevelKeys(line: string): string[] {
+  const keys: string[] = [];
+  let depth = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (c === '"') {
+      let end = i + 1;
+      while (line[end] !== '"') end += line[end] === "\\" ? 2 : 1;
+      const isKey =
+        depth === 1 &&
+        line
+          .slice(end + 1)
+          .trimStart()
+          .startsWith(":");
+      if (isKey) keys.push(JSON.parse(line.slice(i, end + 1)) as string);
+      i = end;
+    } else if (c === "{" || c === "[") depth++;
+    else if (c === "}" || c === "]") depth--;
+  }
+  return keys;
+}
+
 async function metric(registry: { getSingleMetricAsString(n: string): Promise<string> }, name: string) {
   return registry.getSingleMetricAsString(name);
 }
@@ -36,6 +59,8 @@ describe.skipIf(onCluster)("informer supervision (needs the fake's fault injecti
     const a = h.name("a");
     await h.kube.customResources.ApiKey.create(h.namespace, apiKey(a));
     await expectReady(a);
+    // Ready can come from the first list, before the watch is open.
+    await vi.waitFor(() => expect(h.fake?.openWatches()).toBeGreaterThan(0), WAIT);
     expect(h.fake?.dropWatches()).toBeGreaterThan(0);
     const b = h.name("b");
     await h.kube.customResources.ApiKey.create(h.namespace, apiKey(b));
@@ -66,6 +91,31 @@ describe.skipIf(onCluster)("informer supervision (needs the fake's fault injecti
       /kind="ApiKey",reason="expired"\} [1-9]/,
     );
   });
+
+  it("resumes a quiet watch past client-node's inactivity timer, with no relist and no error", async () => {
+    await h.close();
+    // client-node's timer is 30 s; a real API server sends nothing on a quiet watch for far longer.
+    h = await openHarness({ kubeOptions: { watchInactivityMs: 1_000 } });
+    const operator = h.startOperator();
+    const a = h.name("a");
+    await h.kube.customResources.ApiKey.create(h.namespace, apiKey(a));
+    await expectReady(a);
+    const path = "/apis/mailroom.dev/v1alpha1/apikeys";
+    const requests = (watch: boolean) =>
+      (h.fake?.requests ?? []).filter((r) => r.method === "GET" && r.path === path && r.watch === watch);
+    const watched = requests(true).length;
+    // Three more idle periods: each ends the stream, each is resumed from the last resourceVersion.
+    await vi.waitFor(() => expect(requests(true).length).toBeGreaterThanOrEqual(watched + 3), WAIT);
+    expect(requests(false)).toHaveLength(1);
+    const resumedFrom = requests(true)
+      .slice(1)
+      .map((r) => r.query.resourceVersion);
+    expect(resumedFrom.every((rv) => rv !== undefined && rv !== "0")).toBe(true);
+    expect(await metric(operator.registry, "mailroom_operator_informer_restarts_total")).not.toMatch(
+      /kind="ApiKey"/,
+    );
+    expect(h.logs.filter((l) => l.includes("watch failed"))).toEqual([]);
+  });
 });
 
 describe("leader election", () => {
@@ -92,6 +142,47 @@ describe("leader election", () => {
     await expectReady(b);
     expect(await metric(second.registry, "mailroom_operator_leader")).toMatch(/mailroom_operator_leader 1/);
     expect(await metric(first.registry, "mailroom_operator_leader")).toMatch(/mailroom_operator_leader 0/);
+  });
+
+  it.skipIf(onCluster)(
+    "drops leadership at the renew deadline when Lease calls hang, before a standby leads",
+    async () => {
+      const stalled = h.kubeAs("stalled");
+      const first = h.startOperator({ kube: stalled });
+      await vi.waitFor(() => expect(first.isLeader()).toBe(true), WAIT);
+      const second = h.startOperator({ kube: h.kubeAs("standby") });
+      // From now on the leader's Lease requests get no answer (a partition, or an API server that hangs).
+      const release = h.fake?.hold((r) => r.user === "stalled" && r.path.includes("/leases"));
+      const overlaps: string[] = [];
+      const sampler = setInterval(() => {
+        if (first.isLeader() && second.isLeader()) overlaps.push(new Date().toISOString());
+      }, 10);
+      try {
+        await vi.waitFor(() => expect(second.isLeader()).toBe(true), WAIT);
+        expect(first.isLeader()).toBe(false);
+        expect(overlaps).toEqual([]);
+        expect(await metric(first.registry, "mailroom_operator_leader")).toMatch(
+          /mailroom_operator_leader 0/,
+        );
+      } finally {
+        clearInterval(sampler);
+        release?.();
+      }
+    },
+  );
+
+  it("writes one name per log line (pino's own), so log pipelines keep the logger's name", async () => {
+    h.startOperator();
+    const a = h.name("a");
+    await h.kube.customResources.ApiKey.create(h.namespace, apiKey(a));
+    await expectReady(a);
+    await h.kube.customResources.ApiKey.delete(h.namespace, a);
+    await vi.waitFor(() => expect(h.logs.some((l) => l.includes('"msg":"finalized"'))).toBe(true), WAIT);
+    for (const line of h.logs)
+      expect(
+        topLevelKeys(line).filter((k) => k === "name"),
+        line,
+      ).toHaveLength(1);
   });
 
   it("hands over at once when the leader stops cleanly and releases the Lease", async () => {

@@ -9,6 +9,7 @@ import {
   claimStreamHead,
   completeAttempt,
   DEFAULT_RETRY_POLICY,
+  disableEndpoint,
   emitEvents,
   fanOutEvents,
   listEndpoints,
@@ -17,6 +18,7 @@ import {
 import type { Registry } from "prom-client";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { webhookEndpoint } from "../../../test/support/kube-fake/fixtures.ts";
+import type { WebhookEndpoint } from "../crds/index.ts";
 import { type Harness, openHarness } from "./harness.ts";
 
 const WAIT = { timeout: 10_000, interval: 50 };
@@ -126,5 +128,69 @@ describe.skipIf(Boolean(process.env.KUBECONFIG))("WebhookEndpoint status.lastDel
     }, WAIT);
     // The rest of status came through untouched.
     expect((await read()).status?.conditions?.find((c) => c.type === "Ready")?.status).toBe("True");
+  });
+});
+
+describe("WebhookEndpoint Secret ownership and auto-disable", () => {
+  const hooks = () => h.kube.customResources.WebhookEndpoint;
+  const ready = (w: WebhookEndpoint) => w.status?.conditions?.find((c) => c.type === "Ready");
+
+  it("never overwrites (nor deletes) a Secret of its generated name that it does not manage", async () => {
+    h.startOperator();
+    const name = h.name("hook");
+    await h.kube.secrets.create(h.namespace, {
+      metadata: { name: `${name}-webhook-secret` },
+      stringData: { other: "value" },
+    });
+    await hooks().create(h.namespace, webhookEndpoint(name));
+    await vi.waitFor(async () => {
+      expect(ready(await hooks().get(h.namespace, name))).toMatchObject({
+        status: "False",
+        reason: "SecretConflict",
+      });
+    }, WAIT);
+    await hooks().delete(h.namespace, name);
+    await vi.waitFor(async () => {
+      expect(
+        await hooks()
+          .get(h.namespace, name)
+          .then(
+            () => "there",
+            () => "gone",
+          ),
+      ).toBe("gone");
+    }, WAIT);
+    const kept = await h.kube.secrets.get(h.namespace, `${name}-webhook-secret`);
+    expect(Object.keys(kept.data ?? {})).toEqual(["other"]);
+  });
+
+  it("shows an endpoint Mailroom disabled, keeps it disabled on resync, and enables it on a spec change", async () => {
+    const operator = h.startOperator({ resyncMs: 200 });
+    const name = h.name("gone");
+    await hooks().create(h.namespace, webhookEndpoint(name));
+    await vi.waitFor(async () => {
+      const hook = await hooks().get(h.namespace, name);
+      expect(ready(hook)?.status).toBe("True");
+      expect(hook.status?.active).toBe(true);
+    }, WAIT);
+    const [endpoint] = await listEndpoints(h.db.pool, h.namespace);
+    await disableEndpoint(h.db.pool, endpoint?.id ?? "", "the receiver answered 410 Gone");
+    await vi.waitFor(async () => {
+      const hook = await hooks().get(h.namespace, name);
+      expect(hook.status).toMatchObject({ active: false, disabledReason: "the receiver answered 410 Gone" });
+      expect(ready(hook)?.reason).toBe("AutoDisabled");
+    }, WAIT);
+    const start = await reconciles(operator.registry);
+    await vi.waitFor(
+      async () => expect(await reconciles(operator.registry)).toBeGreaterThan(start + 3),
+      WAIT,
+    );
+    expect((await listEndpoints(h.db.pool, h.namespace))[0]?.enabled).toBe(false);
+    await hooks().patch(h.namespace, name, { spec: { description: "receiver fixed" } });
+    await vi.waitFor(async () => {
+      const hook = await hooks().get(h.namespace, name);
+      expect(hook.status?.active).toBe(true);
+      expect(hook.status?.disabledReason).toBeUndefined();
+    }, WAIT);
   });
 });

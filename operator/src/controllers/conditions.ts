@@ -1,4 +1,5 @@
 /** metav1.Condition handling shared by every kind: Ready and Synced, each with observedGeneration. */
+import { toRfc3339 } from "./rfc3339.ts";
 
 export type ConditionStatus = "True" | "False" | "Unknown";
 
@@ -42,9 +43,7 @@ export function setCondition(
     status: state.status,
     observedGeneration: generation,
     lastTransitionTime:
-      previous && previous.status === state.status
-        ? previous.lastTransitionTime
-        : now.toISOString().replace(/\.\d{3}Z$/, "Z"),
+      previous && previous.status === state.status ? previous.lastTransitionTime : toRfc3339(now),
     reason: state.reason,
     // The schema bounds messages; an upstream error could be longer.
     message: state.message.slice(0, 4096),

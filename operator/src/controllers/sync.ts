@@ -92,7 +92,7 @@ async function finalizeObject<K extends MailroomKind>(
       resourceVersion: object.metadata.resourceVersion,
     },
   });
-  ctx.log.info({ kind: controller.kind, namespace, name }, "finalized");
+  ctx.log.info({ kind: controller.kind, namespace, resource: name }, "finalized");
   return {};
 }
 

@@ -4,6 +4,7 @@ import {
   conditionsSchema,
   observedGenerationSchema,
   readyColumn,
+  readyReasonColumn,
   reclaimPolicySchema,
   secretNameSchema,
 } from "./common.ts";
@@ -66,6 +67,7 @@ export const apiKeyCrd: CrdDefinition = {
     readyColumn,
     { name: "Key ID", type: "string", jsonPath: ".status.keyId" },
     { name: "Expires", type: "date", jsonPath: ".status.expiresAt", priority: 1 },
+    readyReasonColumn,
     ageColumn,
   ],
 };

@@ -76,6 +76,14 @@ export const readyColumn: PrinterColumn = {
   jsonPath: '.status.conditions[?(@.type=="Ready")].status',
 };
 
+/** Why Ready is what it is, in `kubectl get -o wide`: the first thing to read when Ready is False. */
+export const readyReasonColumn: PrinterColumn = {
+  name: "Reason",
+  type: "string",
+  jsonPath: '.status.conditions[?(@.type=="Ready")].reason',
+  priority: 1,
+};
+
 /** The Age column `kubectl get` shows for built-in kinds. */
 export const ageColumn: PrinterColumn = {
   name: "Age",

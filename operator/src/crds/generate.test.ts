@@ -120,5 +120,22 @@ describe("CRD generation", () => {
     expect(rules("SendingDomain", "domain")).toEqual(["self == oldSelf"]);
     expect(rules("ApiKey", "scopes")).toEqual(["self == oldSelf"]);
     expect(rules("ApiKey", "expiresIn")).toEqual(["self == oldSelf"]);
+    // A rule on the selector itself would miss its removal (rules do not run on absent fields).
+    expect(rules("SendingDomain", "dkim")).toEqual([
+      "!has(oldSelf.selector) || (has(self.selector) && self.selector == oldSelf.selector)",
+    ]);
+  });
+
+  it("shows the Ready reason at priority 1 on every kind", () => {
+    for (const def of CRD_DEFINITIONS) {
+      expect(def.printerColumns, def.kind).toContainEqual({
+        name: "Reason",
+        type: "string",
+        jsonPath: '.status.conditions[?(@.type=="Ready")].reason',
+        priority: 1,
+      });
+    }
+    const hooks = CRD_DEFINITIONS.find((d) => d.kind === "WebhookEndpoint");
+    expect(hooks?.printerColumns.map((c) => c.jsonPath)).toContain(".status.active");
   });
 });

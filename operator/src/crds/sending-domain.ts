@@ -4,6 +4,7 @@ import {
   conditionsSchema,
   observedGenerationSchema,
   readyColumn,
+  readyReasonColumn,
   reclaimPolicySchema,
 } from "./common.ts";
 import type { FromSchema, SchemaProps } from "./schema-types.ts";
@@ -28,6 +29,14 @@ const spec = {
     dkim: {
       type: "object",
       default: {},
+      // On dkim, not on selector: a rule on selector does not run when it is absent, so removing it and then
+      // setting another value would pass in two steps. dkim always exists (defaulted), so this sees both.
+      "x-kubernetes-validations": [
+        {
+          rule: "!has(oldSelf.selector) || (has(self.selector) && self.selector == oldSelf.selector)",
+          message: "dkim.selector is immutable: once set it can be neither changed nor removed",
+        },
+      ],
       properties: {
         selector: {
           type: "string",
@@ -37,7 +46,6 @@ const spec = {
           minLength: 1,
           maxLength: 63,
           pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",
-          "x-kubernetes-validations": [{ rule: "self == oldSelf", message: "dkim.selector is immutable" }],
         },
         algorithms: {
           type: "array",
@@ -104,6 +112,7 @@ export const sendingDomainCrd: CrdDefinition = {
     readyColumn,
     { name: "Domain", type: "string", jsonPath: ".spec.domain" },
     { name: "Verification", type: "string", jsonPath: ".status.verification" },
+    readyReasonColumn,
     ageColumn,
   ],
 };

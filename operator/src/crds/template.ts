@@ -4,6 +4,7 @@ import {
   conditionsSchema,
   observedGenerationSchema,
   readyColumn,
+  readyReasonColumn,
   reclaimPolicySchema,
 } from "./common.ts";
 import type { FromSchema, SchemaProps } from "./schema-types.ts";
@@ -54,7 +55,12 @@ export const templateCrd: CrdDefinition = {
   description: "A Handlebars email template. Templates declared here are read-only through the API.",
   spec,
   status,
-  printerColumns: [readyColumn, { name: "Version", type: "integer", jsonPath: ".status.version" }, ageColumn],
+  printerColumns: [
+    readyColumn,
+    { name: "Version", type: "integer", jsonPath: ".status.version" },
+    readyReasonColumn,
+    ageColumn,
+  ],
 };
 
 /** Template spec as read from the API server. */

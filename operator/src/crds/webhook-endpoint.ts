@@ -5,6 +5,7 @@ import {
   conditionsSchema,
   observedGenerationSchema,
   readyColumn,
+  readyReasonColumn,
   secretNameSchema,
 } from "./common.ts";
 import type { FromSchema, SchemaProps } from "./schema-types.ts";
@@ -36,6 +37,18 @@ const spec = {
 const status = {
   type: "object",
   properties: {
+    active: {
+      type: "boolean",
+      description:
+        "Whether Mailroom delivers to the endpoint now (false when spec.enabled is, or when disabled).",
+    },
+    disabledReason: {
+      type: "string",
+      description:
+        "Why the endpoint is disabled: by the spec, or by Mailroom (a 410 Gone, days of failures). An endpoint " +
+        "Mailroom disabled stays disabled until the spec changes.",
+      maxLength: 1024,
+    },
     lastDelivery: {
       type: "object",
       required: ["attemptedAt", "outcome"],
@@ -65,6 +78,8 @@ export const webhookEndpointCrd: CrdDefinition = {
     readyColumn,
     { name: "URL", type: "string", jsonPath: ".spec.url" },
     { name: "Enabled", type: "boolean", jsonPath: ".spec.enabled" },
+    { name: "Active", type: "boolean", jsonPath: ".status.active" },
+    readyReasonColumn,
     ageColumn,
   ],
 };

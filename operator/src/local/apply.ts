@@ -93,7 +93,7 @@ function asResource(object: Record<string, unknown>, file: string) {
 export async function applyManifests(deps: ApplyDeps, paths: readonly string[]): Promise<AppliedResource[]> {
   const events: EventRecorder = {
     async record(ref, type, reason, message) {
-      const line = { kind: ref.kind, namespace: ref.namespace, name: ref.name, reason, message };
+      const line = { kind: ref.kind, namespace: ref.namespace, resource: ref.name, reason, message };
       if (type === "Warning") deps.log.warn(line, "event");
       else deps.log.info(line, "event");
     },

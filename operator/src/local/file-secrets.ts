@@ -16,8 +16,9 @@ export function createFileSecretStore(dataDir: string): SecretStore {
     async read(namespace, name) {
       try {
         const data = JSON.parse(await readFile(localSecretPath(dataDir, namespace, name), "utf8"));
-        // Every file here was written by the operator; there is no other writer to protect.
-        return { data: data as Record<string, string>, managedByOperator: true };
+        // Every file here was written by the operator; there is no other writer to protect, and no owner
+        // is recorded (local mode applies files one by one, as their author wrote them).
+        return { data: data as Record<string, string>, managedByOperator: true, ownerUids: [] };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
         throw error;
@@ -32,7 +33,7 @@ export function createFileSecretStore(dataDir: string): SecretStore {
     async remove(namespace, name) {
       await rm(localSecretPath(dataDir, namespace, name), { force: true });
     },
-    // No garbage collection locally, so nothing to disown.
-    async disown() {},
+    // No garbage collection locally, so no ownerReferences.
+    async setOwnerReference() {},
   };
 }

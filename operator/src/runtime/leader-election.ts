@@ -3,15 +3,18 @@
  * it is free or when its record has not changed for leaseDuration by the candidate's own clock (so clock
  * skew between replicas does not matter), renews it every retryPeriod with a compare-and-swap on
  * resourceVersion, and stops leading as soon as it sees another holder or fails to renew for renewDeadline.
+ * Every attempt races that deadline (its requests are aborted when it passes): a Lease call that hangs
+ * must not keep a leader reconciling after a standby, seeing no renewal for leaseDuration, took over
+ * (client-go's RenewDeadline; renewDeadline < leaseDuration is what makes the two never overlap).
  * A clean stop releases the Lease so the standby takes over without waiting for expiry.
  */
 import { type V1Lease, V1MicroTime } from "@kubernetes/client-node";
 import type { OperatorLogger } from "../controllers/context.ts";
-import { isKubeError, type Kube } from "../kube.ts";
+import { isKubeError, type LeaseClient } from "../kube.ts";
 import { sleep } from "./backoff.ts";
 
 export interface LeaderElectionOptions {
-  leases: Kube["leases"];
+  leases: LeaseClient;
   namespace: string;
   name: string;
   identity: string;
@@ -39,6 +42,14 @@ function micro(value: Date | string): V1MicroTime {
 
 type Attempt = "acquired" | "held-by-other" | "failed";
 
+/** Resolves when `signal` aborts: the attempt's deadline passed, or the election stopped. */
+function aborted(signal: AbortSignal): Promise<"failed"> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve("failed");
+    else signal.addEventListener("abort", () => resolve("failed"), { once: true });
+  });
+}
+
 export function startLeaderElection(options: LeaderElectionOptions): LeaderElection {
   const leaseDurationMs = options.leaseDurationMs ?? 15_000;
   const renewDeadlineMs = options.renewDeadlineMs ?? 10_000;
@@ -48,7 +59,8 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
   let observedRecord = "";
   let observedAt = 0;
 
-  async function tryAcquireOrRenew(): Promise<Attempt> {
+  async function tryAcquireOrRenew(signal: AbortSignal): Promise<Attempt> {
+    const call = { signal };
     const now = Date.now();
     const spec = {
       holderIdentity: options.identity,
@@ -57,16 +69,20 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
     };
     let lease: V1Lease;
     try {
-      lease = await options.leases.get(options.namespace, options.name);
+      lease = await options.leases.get(options.namespace, options.name, call);
     } catch (error) {
       if (!isKubeError(error, 404)) throw error;
       try {
-        await options.leases.create(options.namespace, {
-          apiVersion: "coordination.k8s.io/v1",
-          kind: "Lease",
-          metadata: { name: options.name },
-          spec: { ...spec, acquireTime: new V1MicroTime(now), leaseTransitions: 0 },
-        });
+        await options.leases.create(
+          options.namespace,
+          {
+            apiVersion: "coordination.k8s.io/v1",
+            kind: "Lease",
+            metadata: { name: options.name },
+            spec: { ...spec, acquireTime: new V1MicroTime(now), leaseTransitions: 0 },
+          },
+          call,
+        );
         return "acquired";
       } catch (createError) {
         if (isKubeError(createError, 409)) return "held-by-other";
@@ -83,15 +99,20 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
     const durationMs = (current.leaseDurationSeconds ?? 0) * 1000;
     if (!mine && current.holderIdentity && observedAt + durationMs > now) return "held-by-other";
     try {
-      await options.leases.replace(options.namespace, options.name, {
-        ...lease,
-        spec: {
-          ...current,
-          ...spec,
-          acquireTime: mine && current.acquireTime ? micro(current.acquireTime) : new V1MicroTime(now),
-          leaseTransitions: (current.leaseTransitions ?? 0) + (mine ? 0 : 1),
+      await options.leases.replace(
+        options.namespace,
+        options.name,
+        {
+          ...lease,
+          spec: {
+            ...current,
+            ...spec,
+            acquireTime: mine && current.acquireTime ? micro(current.acquireTime) : new V1MicroTime(now),
+            leaseTransitions: (current.leaseTransitions ?? 0) + (mine ? 0 : 1),
+          },
         },
-      });
+        call,
+      );
       return "acquired";
     } catch (error) {
       // Someone else wrote the Lease since we read it: they won this round.
@@ -100,12 +121,21 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
     }
   }
 
-  async function attempt(): Promise<Attempt> {
+  /** One attempt, given up (and its requests aborted) at `deadline` or when the election stops. */
+  async function attempt(deadline: number): Promise<Attempt> {
+    const bounded = new AbortController();
+    const timer = setTimeout(() => bounded.abort(), Math.max(0, deadline - Date.now()));
+    const stop = () => bounded.abort();
+    abort.signal.addEventListener("abort", stop, { once: true });
     try {
-      return await tryAcquireOrRenew();
+      return await Promise.race([tryAcquireOrRenew(bounded.signal), aborted(bounded.signal)]);
     } catch (error) {
       options.log.warn({ err: error, lease: options.name }, "leader election: lease update failed");
       return "failed";
+    } finally {
+      clearTimeout(timer);
+      abort.signal.removeEventListener("abort", stop);
+      bounded.abort();
     }
   }
 
@@ -117,7 +147,8 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
   async function run() {
     let lastRenew = 0;
     while (!abort.signal.aborted) {
-      const result = await attempt();
+      // A leader must renew by lastRenew + renewDeadline; a candidate's attempt gets as long.
+      const result = await attempt((leading ? lastRenew : Date.now()) + renewDeadlineMs);
       if (abort.signal.aborted) break;
       if (result === "acquired") {
         lastRenew = Date.now();
@@ -126,7 +157,7 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
           options.log.info({ identity: options.identity }, "leader election: started leading");
           await options.onStartedLeading();
         }
-      } else if (leading && (result === "held-by-other" || Date.now() - lastRenew > renewDeadlineMs)) {
+      } else if (leading && (result === "held-by-other" || Date.now() - lastRenew >= renewDeadlineMs)) {
         options.log.warn({ identity: options.identity, result }, "leader election: lost the lease");
         await stopLeading();
       }
@@ -135,19 +166,26 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
   }
 
   async function release() {
+    // Bounded too: a shutdown must not hang on an API server that does not answer.
+    const call = { signal: AbortSignal.timeout(renewDeadlineMs) };
     try {
-      const lease = await options.leases.get(options.namespace, options.name);
+      const lease = await options.leases.get(options.namespace, options.name, call);
       if (lease.spec?.holderIdentity !== options.identity) return;
-      await options.leases.replace(options.namespace, options.name, {
-        ...lease,
-        spec: {
-          ...lease.spec,
-          ...(lease.spec.acquireTime ? { acquireTime: micro(lease.spec.acquireTime) } : {}),
-          holderIdentity: "",
-          leaseDurationSeconds: 1,
-          renewTime: new V1MicroTime(),
+      await options.leases.replace(
+        options.namespace,
+        options.name,
+        {
+          ...lease,
+          spec: {
+            ...lease.spec,
+            ...(lease.spec.acquireTime ? { acquireTime: micro(lease.spec.acquireTime) } : {}),
+            holderIdentity: "",
+            leaseDurationSeconds: 1,
+            renewTime: new V1MicroTime(),
+          },
         },
-      });
+        call,
+      );
     } catch (error) {
       // The standby then waits for expiry instead: slower, still safe.
       options.log.warn({ err: error }, "leader election: could not release the lease");

@@ -2,6 +2,7 @@
  * Per-kind admission before an object is stored: type meta, object names, Secret stringData, and for our
  * custom resources the CRD schema (schema.ts). Returns warnings for the `Warning` response header.
  */
+import { builtInCauses, ownerReferenceCauses } from "./built-in.ts";
 import { apiVersionOf, type ResourceType } from "./resources.ts";
 import { admitCustomResource } from "./schema.ts";
 import { badRequest, invalid, type StatusCause } from "./status.ts";
@@ -20,7 +21,7 @@ export interface ObjectMeta {
   finalizers?: string[];
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
-  ownerReferences?: { uid: string; kind?: string; name?: string }[];
+  ownerReferences?: { uid: string; kind?: string; name?: string; blockOwnerDeletion?: boolean }[];
   [key: string]: unknown;
 }
 
@@ -102,6 +103,8 @@ export function admit(
 ): string[] {
   const causes = nameCauses(obj.metadata.name);
   if (type.kind === "Secret") normalizeSecret(obj);
+  causes.push(...ownerReferenceCauses(obj));
+  if (!type.custom) causes.push(...builtInCauses(type.kind, obj, old));
   let warnings: string[] = [];
   if (type.custom) {
     const admission = admitCustomResource(type.custom, obj, old);

@@ -3,6 +3,10 @@
  * start on any other rule, so a new rule cannot silently go unchecked in tests:
  *   - `self == oldSelf`      transition rule: the value may not change once set (checked on update only)
  *   - `'<literal>' in self`  the list must contain the literal
+ *   - `!has(oldSelf.f) || (has(self.f) && self.f == oldSelf.f)`  on an object: field f, once set, may be
+ *     neither changed nor removed (a rule on f itself does not run when f is absent, so it misses a removal)
+ * Equality follows CEL on Kubernetes: a list declared `x-kubernetes-list-type: set` compares as a set (the
+ * API server ignores order there), `map` lists by key, anything else element by element.
  * Adding a rule shape to the CRDs means adding it here too.
  */
 import { isDeepStrictEqual } from "node:util";
@@ -11,6 +15,8 @@ import type { StatusCause } from "./status.ts";
 interface SchemaNode {
   properties?: Record<string, SchemaNode>;
   items?: SchemaNode;
+  "x-kubernetes-list-type"?: string;
+  "x-kubernetes-list-map-keys"?: string[];
   "x-kubernetes-validations"?: { rule: string; message?: string }[];
 }
 
@@ -25,13 +31,44 @@ export interface CelRule {
 }
 
 const IN_LITERAL = /^'([^'\\]*)' in self$/;
+const FIELD_KEPT = /^!has\(oldSelf\.(\w+)\) \|\| \(has\(self\.\1\) && self\.\1 == oldSelf\.\1\)$/;
 
-function compile(rule: string, where: string): Check {
+/** A value in a form where deep equality is CEL equality under the schema's list types. */
+function canonical(value: unknown, schema: SchemaNode | undefined): unknown {
+  if (Array.isArray(value)) {
+    const items = value.map((v) => canonical(v, schema?.items));
+    const listType = schema?.["x-kubernetes-list-type"];
+    if (listType === "set" || listType === "map") {
+      return items.map((v) => JSON.stringify(v)).sort();
+    }
+    return items;
+  }
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, canonical(v, schema?.properties?.[k])]),
+    );
+  }
+  return value;
+}
+
+function compile(rule: string, where: string, schema: SchemaNode): Check {
   const trimmed = rule.trim();
+  const equal = (a: unknown, b: unknown, node: SchemaNode | undefined) =>
+    isDeepStrictEqual(canonical(a, node), canonical(b, node));
   if (trimmed === "self == oldSelf") {
-    // Transition rules only run when an old value exists (updates); CEL list/object equality is deep.
-    return (self, oldSelf, isUpdate) =>
-      !isUpdate || oldSelf === undefined || isDeepStrictEqual(self, oldSelf);
+    // Transition rules only run when an old value exists (updates).
+    return (self, oldSelf, isUpdate) => !isUpdate || oldSelf === undefined || equal(self, oldSelf, schema);
+  }
+  const kept = FIELD_KEPT.exec(trimmed);
+  if (kept) {
+    const field = kept[1] as string;
+    const node = schema.properties?.[field];
+    return (self, oldSelf, isUpdate) => {
+      if (!isUpdate || oldSelf === undefined) return true;
+      const before = (oldSelf as Record<string, unknown>)[field];
+      const after = (self as Record<string, unknown>)[field];
+      return before === undefined || (after !== undefined && equal(after, before, node));
+    };
   }
   const inLiteral = IN_LITERAL.exec(trimmed);
   if (inLiteral) {
@@ -48,7 +85,12 @@ export function collectCelRules(schema: SchemaNode, path: string[] = []): CelRul
   const rules: CelRule[] = [];
   for (const { rule, message } of schema["x-kubernetes-validations"] ?? []) {
     const where = path.join(".") || "<root>";
-    rules.push({ path, rule, message: message ?? `failed rule: ${rule}`, check: compile(rule, where) });
+    rules.push({
+      path,
+      rule,
+      message: message ?? `failed rule: ${rule}`,
+      check: compile(rule, where, schema),
+    });
   }
   for (const [name, child] of Object.entries(schema.properties ?? {})) {
     rules.push(...collectCelRules(child, [...path, name]));

@@ -108,6 +108,39 @@ describe("kube-fake deletion semantics", () => {
       stringData: { a: "b" },
     });
     await kube.customResources.ApiKey.delete("default", "orphaner", { propagationPolicy: "Orphan" });
-    expect((await kube.secrets.get("default", "kept")).metadata?.name).toBe("kept");
+    const kept = await kube.secrets.get("default", "kept");
+    // The garbage collector removes the reference to the orphaning owner, as kube-controller-manager does.
+    expect(kept.metadata?.ownerReferences).toBeUndefined();
+  });
+
+  it("deletes dependents first under propagationPolicy Foreground, before the owner's finalizers run", async () => {
+    const key = await kube.customResources.ApiKey.create("default", {
+      ...apiKey("fg"),
+      metadata: { name: "fg", finalizers: [FINALIZER] },
+    });
+    const owner = {
+      apiVersion: "mailroom.dev/v1alpha1",
+      kind: "ApiKey",
+      name: "fg",
+      uid: key.metadata.uid ?? "",
+    };
+    await kube.secrets.create("default", { metadata: { name: "dep", ownerReferences: [owner] } });
+    // A blocking dependent that has a finalizer of its own keeps the owner in foreground deletion.
+    await kube.secrets.create("default", {
+      metadata: {
+        name: "slow",
+        finalizers: ["x/y"],
+        ownerReferences: [{ ...owner, blockOwnerDeletion: true }],
+      },
+    });
+    await kube.customResources.ApiKey.delete("default", "fg", { propagationPolicy: "Foreground" });
+    expect((await rejection(kube.secrets.get("default", "dep"))).code).toBe(404);
+    expect((await kube.secrets.get("default", "slow")).metadata?.deletionTimestamp).toBeDefined();
+    const deleting = await kube.customResources.ApiKey.get("default", "fg");
+    expect(deleting.metadata.finalizers).toEqual([FINALIZER, "foregroundDeletion"]);
+    await kube.secrets.patch("default", "slow", { metadata: { finalizers: null } });
+    expect((await kube.customResources.ApiKey.get("default", "fg")).metadata.finalizers).toEqual([FINALIZER]);
+    await kube.customResources.ApiKey.patch("default", "fg", { metadata: { finalizers: null } });
+    expect((await rejection(kube.customResources.ApiKey.get("default", "fg"))).code).toBe(404);
   });
 });

@@ -107,6 +107,8 @@ export function dnsEndpointCrd(): CustomResourceDefinitionManifest {
         {
           name: "v1alpha1",
           served: true,
+          // A real API server wants exactly one storage version (e2e-kind.sh applies this manifest).
+          storage: true,
           subresources: { status: {} },
           schema: {
             openAPIV3Schema: {

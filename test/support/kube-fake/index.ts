@@ -15,7 +15,7 @@ import {
   compileCustomResourceDefinition,
   loadCustomResourceTypes,
 } from "./schema.ts";
-import { createRequestListener, type RecordedRequest } from "./server.ts";
+import { createRequestListener, type Hold, type RecordedRequest } from "./server.ts";
 import { ObjectStore } from "./store.ts";
 import { WatchHub } from "./watch.ts";
 
@@ -27,8 +27,18 @@ export interface KubeFake {
   readonly url: string;
   /** Every request served so far, oldest first. */
   readonly requests: readonly RecordedRequest[];
-  /** A fresh KubeConfig pointing at the fake (namespace "default"). */
-  kubeConfig(): KubeConfig;
+  /**
+   * A fresh KubeConfig pointing at the fake (namespace "default"). Requests made through it are recorded
+   * with `user` ("kube-fake" unless named), so a test can tell two clients apart and hold one's requests.
+   */
+  kubeConfig(user?: string): KubeConfig;
+  /**
+   * From now on, requests matching `matches` get no answer (the connection stays open) until the returned
+   * function is called; then they are served. A hung API server, or a network partition of one client.
+   */
+  hold(matches: (request: RecordedRequest) => boolean): () => void;
+  /** Sends a BOOKMARK event on every open watch that asked for bookmarks; returns how many. */
+  bookmark(): number;
   /** The latest resourceVersion issued. */
   resourceVersion(): number;
   /** Drops the watch history: watching (or an Exact list) from any resourceVersion issued so far answers 410. */
@@ -67,11 +77,12 @@ export async function startKubeFake(opts: { crdDir?: string } = {}): Promise<Kub
   const store = new ObjectStore();
   const watches = new WatchHub();
   const requests: RecordedRequest[] = [];
+  const holds = new Set<Hold>();
   // Read by the router on every request, so installCrd/uninstallCrd take effect at once.
   const types: ResourceType[] = [...BUILT_IN_TYPES, ...custom];
   const installed = new Map<string, ResourceType[]>();
   const server: Server = createServer(
-    createRequestListener({ store, watches, types, token: TOKEN, requests }),
+    createRequestListener({ store, watches, types, token: TOKEN, requests, holds }),
   );
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -81,11 +92,11 @@ export async function startKubeFake(opts: { crdDir?: string } = {}): Promise<Kub
   return {
     url,
     requests,
-    kubeConfig() {
+    kubeConfig(user) {
       const kc = new KubeConfig();
       kc.loadFromOptions({
         clusters: [{ name: "kube-fake", server: url, skipTLSVerify: true }],
-        users: [{ name: "kube-fake", token: TOKEN }],
+        users: [{ name: "kube-fake", token: user ? `${TOKEN}.${user}` : TOKEN }],
         contexts: [{ name: "kube-fake", cluster: "kube-fake", user: "kube-fake", namespace: "default" }],
         currentContext: "kube-fake",
       });
@@ -94,6 +105,16 @@ export async function startKubeFake(opts: { crdDir?: string } = {}): Promise<Kub
     resourceVersion: () => store.resourceVersion,
     compact: () => store.compact(),
     dropWatches: (o) => watches.drop(o),
+    bookmark: () => watches.bookmark(),
+    hold(matches) {
+      const hold: Hold = { matches, waiting: [], released: false };
+      holds.add(hold);
+      return () => {
+        hold.released = true;
+        holds.delete(hold);
+        for (const resume of hold.waiting.splice(0)) resume();
+      };
+    },
     openWatches: () => watches.count,
     installCrd(crd) {
       const added = compileCustomResourceDefinition(crd).map(servedType);
@@ -115,6 +136,12 @@ export async function startKubeFake(opts: { crdDir?: string } = {}): Promise<Kub
       }
     },
     async close() {
+      // Held requests are let go; their connections are closed below.
+      for (const hold of holds) {
+        hold.released = true;
+        for (const resume of hold.waiting.splice(0)) resume();
+      }
+      holds.clear();
       watches.drop({ abrupt: true });
       const closed = new Promise<void>((resolve, reject) =>
         server.close((err) => (err ? reject(err) : resolve())),

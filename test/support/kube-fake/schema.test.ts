@@ -71,6 +71,35 @@ describe("kube-fake validates custom resources against crds/", () => {
     expect(ok.spec.publishDNS).toBe(true);
   });
 
+  it("compares a listType set as a set in `self == oldSelf`, as the API server's CEL does", async () => {
+    await kube.customResources.ApiKey.create("default", apiKey("set", { scopes: ["send", "domains"] }));
+    const reordered = await kube.customResources.ApiKey.patch("default", "set", {
+      spec: { scopes: ["domains", "send"] },
+    });
+    expect(reordered.spec.scopes).toEqual(["domains", "send"]);
+    expect(
+      await invalid(kube.customResources.ApiKey.patch("default", "set", { spec: { scopes: ["send"] } })),
+    ).toContain("scopes are immutable");
+  });
+
+  it("refuses to drop spec.dkim.selector, so it cannot be changed in two steps", async () => {
+    const domains = kube.customResources.SendingDomain;
+    await domains.create(
+      "default",
+      sendingDomain("sel", { dkim: { selector: "one", algorithms: ["rsa-2048"] } }),
+    );
+    expect(
+      await invalid(domains.patch("default", "sel", [{ op: "remove", path: "/spec/dkim/selector" }])),
+    ).toContain('spec.dkim: Invalid value: "object": dkim.selector is immutable');
+    expect(await invalid(domains.patch("default", "sel", { spec: { dkim: { selector: "two" } } }))).toContain(
+      "dkim.selector is immutable",
+    );
+    // Unset from the start, a selector may be added (the operator reports it if the key has another).
+    await domains.create("default", sendingDomain("unset"));
+    const added = await domains.patch("default", "unset", { spec: { dkim: { selector: "three" } } });
+    expect(added.spec.dkim?.selector).toBe("three");
+  });
+
   it("validates SendingDomain names, DKIM algorithms and applies nested defaults", async () => {
     const created = await kube.customResources.SendingDomain.create("default", sendingDomain("ok"));
     expect(created.spec).toEqual({

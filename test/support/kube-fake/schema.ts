@@ -98,6 +98,7 @@ export interface CustomResourceDefinitionManifest {
     versions: {
       name: string;
       served: boolean;
+      storage?: boolean;
       subresources?: { status?: object };
       schema: { openAPIV3Schema: unknown };
     }[];

@@ -13,6 +13,15 @@ export interface RecordedRequest {
   query: Record<string, string>;
   watch: boolean;
   contentType?: string;
+  /** Who sent it: the user of the KubeConfig (`kubeConfig(user)`), "kube-fake" by default. */
+  user: string;
+}
+
+/** Requests matching `matches` get no answer until `release()`: a partition, or an API server that hangs. */
+export interface Hold {
+  matches(request: RecordedRequest): boolean;
+  waiting: (() => void)[];
+  released: boolean;
 }
 
 /** What the handler needs. */
@@ -22,6 +31,7 @@ export interface ServerContext {
   types: readonly ResourceType[];
   token: string;
   requests: RecordedRequest[];
+  holds: Set<Hold>;
 }
 
 const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -96,20 +106,32 @@ function list(
   };
 }
 
+/** The user a bearer token stands for: `<token>` is "kube-fake", `<token>.<user>` is <user>. */
+function userOf(ctx: ServerContext, authorization: string | undefined): string | undefined {
+  const prefix = `Bearer ${ctx.token}`;
+  if (authorization === prefix) return "kube-fake";
+  return authorization?.startsWith(`${prefix}.`) ? authorization.slice(prefix.length + 1) : undefined;
+}
+
 async function handle(ctx: ServerContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? "/", "http://kube-fake");
   const q = url.searchParams;
   const method = req.method ?? "GET";
   const isWatch = q.get("watch") === "true" || q.get("watch") === "1";
   const contentType = req.headers["content-type"]?.split(";")[0]?.trim();
-  ctx.requests.push({
+  const user = userOf(ctx, req.headers.authorization);
+  const recorded: RecordedRequest = {
     method,
     path: url.pathname,
     query: Object.fromEntries(q),
     watch: isWatch,
     ...(contentType ? { contentType } : {}),
-  });
-  if (req.headers.authorization !== `Bearer ${ctx.token}`) {
+    user: user ?? "",
+  };
+  ctx.requests.push(recorded);
+  const hold = [...ctx.holds].find((h) => !h.released && h.matches(recorded));
+  if (hold) await new Promise<void>((resume) => hold.waiting.push(resume));
+  if (user === undefined) {
     send(res, 401, {
       kind: "Status",
       apiVersion: "v1",
@@ -136,6 +158,7 @@ async function handle(ctx: ServerContext, req: IncomingMessage, res: ServerRespo
       const timeout = Number(q.get("timeoutSeconds") ?? 0);
       ctx.watches.serve(req, res, ctx.store, {
         type,
+        bookmarks: q.get("allowWatchBookmarks") === "true",
         ...(namespace !== undefined ? { namespace } : {}),
         ...(q.get("resourceVersion") ? { resourceVersion: q.get("resourceVersion") as string } : {}),
         ...(timeout > 0 ? { timeoutSeconds: timeout } : {}),

@@ -38,6 +38,9 @@ export interface DeleteOptions {
 }
 
 const clone = <T>(v: T): T => structuredClone(v);
+/** The finalizers the registry adds for propagationPolicy Foreground and Orphan. */
+export const FOREGROUND = "foregroundDeletion";
+export const ORPHAN = "orphan";
 // Events hold their ResourceType (with compiled validators) by reference; only the objects are copied.
 const cloneEvent = (e: StoredEvent): StoredEvent => ({
   ...e,
@@ -168,15 +171,24 @@ export class ObjectStore {
         `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${prev.metadata.resourceVersion}`,
       );
     }
-    if ((prev.metadata.finalizers ?? []).length > 0) {
-      if (prev.metadata.deletionTimestamp) return { object: prev, deleted: false };
-      const next = clone(prev);
-      // markAsDeleting in the generic registry bumps generation for kinds that track it.
-      if ((next.metadata.generation ?? 0) > 0) next.metadata.generation = (next.metadata.generation ?? 0) + 1;
-      Object.assign(next.metadata, { deletionTimestamp: now(), deletionGracePeriodSeconds: 0 });
-      return { object: this.commit(type, "MODIFIED", next, prev), deleted: false };
+    const policy = opts.propagationPolicy ?? "Background";
+    // The registry turns Foreground and Orphan into a finalizer the garbage collector acts on and removes.
+    const gcFinalizer = policy === "Foreground" ? FOREGROUND : policy === "Orphan" ? ORPHAN : undefined;
+    const finalizers = [...(prev.metadata.finalizers ?? [])];
+    if (prev.metadata.deletionTimestamp) return { object: prev, deleted: false };
+    if (finalizers.length === 0 && !gcFinalizer) {
+      return { object: this.remove(type, prev), deleted: true };
     }
-    return { object: this.remove(type, prev, opts.propagationPolicy !== "Orphan"), deleted: true };
+    const next = clone(prev);
+    // markAsDeleting in the generic registry bumps generation for kinds that track it.
+    if ((next.metadata.generation ?? 0) > 0) next.metadata.generation = (next.metadata.generation ?? 0) + 1;
+    if (gcFinalizer && !finalizers.includes(gcFinalizer))
+      next.metadata.finalizers = [...finalizers, gcFinalizer];
+    Object.assign(next.metadata, { deletionTimestamp: now(), deletionGracePeriodSeconds: 0 });
+    const marked = this.commit(type, "MODIFIED", next, prev);
+    this.collectGarbage();
+    const after = this.find(type, namespace, name);
+    return after ? { object: after, deleted: false } : { object: marked, deleted: true };
   }
 
   /**
@@ -185,7 +197,7 @@ export class ObjectStore {
    */
   deleteAll(type: ResourceType): number {
     const objects = this.list(type);
-    for (const obj of objects) this.remove(type, obj, true);
+    for (const obj of objects) this.remove(type, obj);
     return objects.length;
   }
 
@@ -206,29 +218,113 @@ export class ObjectStore {
     // A write that changes nothing is not a write: no new resourceVersion, no watch event.
     if (isDeepStrictEqual(withoutVolatile(next), withoutVolatile(prev))) return { object: prev, warnings };
     if (next.metadata.deletionTimestamp && (next.metadata.finalizers ?? []).length === 0) {
-      return { object: this.remove(type, next, true), warnings };
+      return { object: this.remove(type, next), warnings };
     }
-    return { object: this.commit(type, "MODIFIED", next, prev), warnings };
+    const stored = this.commit(type, "MODIFIED", next, prev);
+    // A dependent that lost its ownerReference may unblock an owner in foreground deletion.
+    if (!isDeepStrictEqual(next.metadata.ownerReferences, prev.metadata.ownerReferences))
+      this.collectGarbage();
+    return { object: stored, warnings };
   }
 
-  private remove(type: ResourceType, obj: KubeObject, cascade: boolean): KubeObject {
+  private remove(type: ResourceType, obj: KubeObject): KubeObject {
     const namespace = obj.metadata.namespace ?? "";
     this.objects.delete(this.key(type, namespace, obj.metadata.name ?? ""));
     const gone = this.commit(type, "DELETED", obj);
-    if (cascade) this.collectGarbage(namespace);
+    this.collectGarbage();
     return gone;
   }
 
-  /** Background garbage collection, done synchronously: dependents whose every owner is gone are deleted. */
-  private collectGarbage(namespace: string): void {
-    const live = new Set([...this.objects.values()].map((o) => o.metadata.uid));
-    for (const [key, obj] of this.objects) {
-      const owners = obj.metadata.ownerReferences ?? [];
-      if (obj.metadata.namespace !== namespace || owners.length === 0 || owners.some((o) => live.has(o.uid)))
-        continue;
-      const type = this.typeOfKey(key);
-      if (type) this.delete(type, namespace, obj.metadata.name ?? "", { propagationPolicy: "Background" });
+  private find(type: ResourceType, namespace: string, name: string): KubeObject | undefined {
+    const found = this.objects.get(this.key(type, namespace, name));
+    return found && clone(found);
+  }
+
+  /**
+   * The garbage collector, run synchronously after every change that can concern it (kube-controller-manager
+   * does it asynchronously, a moment later):
+   *  - an owner marked with `orphan`: its dependents lose their ownerReference to it, then the finalizer goes;
+   *  - an owner marked with `foregroundDeletion`: every dependent is deleted (foreground too) while the owner
+   *    stays; once no dependent with blockOwnerDeletion remains, the finalizer goes (other finalizers, such
+   *    as an operator's, may keep the owner longer: its dependents are gone before they run);
+   *  - a dependent whose owners are all gone is deleted (background).
+   */
+  private collectGarbage(): void {
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (const key of [...this.objects.keys()]) {
+        // Read afresh: collecting one object may have changed or deleted the others.
+        const obj = this.objects.get(key);
+        const type = this.typeOfKey(key);
+        if (!type || !obj) continue;
+        if (this.collectOne(type, clone(obj))) changed = true;
+      }
     }
+  }
+
+  private dependentsOf(owner: KubeObject): [ResourceType, KubeObject][] {
+    const found: [ResourceType, KubeObject][] = [];
+    for (const [key, obj] of this.objects) {
+      const type = this.typeOfKey(key);
+      if (!type || obj.metadata.namespace !== owner.metadata.namespace) continue;
+      if ((obj.metadata.ownerReferences ?? []).some((r) => r.uid === owner.metadata.uid))
+        found.push([type, obj]);
+    }
+    return found;
+  }
+
+  /** One step of the collector for one object; true when it changed something. */
+  private collectOne(type: ResourceType, obj: KubeObject): boolean {
+    const namespace = obj.metadata.namespace ?? "";
+    const name = obj.metadata.name ?? "";
+    const finalizers = obj.metadata.finalizers ?? [];
+    if (obj.metadata.deletionTimestamp && finalizers.includes(ORPHAN)) {
+      for (const [depType, dep] of this.dependentsOf(obj)) {
+        const next = clone(dep);
+        next.metadata.ownerReferences = (dep.metadata.ownerReferences ?? []).filter(
+          (r) => r.uid !== obj.metadata.uid,
+        );
+        if (next.metadata.ownerReferences.length === 0) delete next.metadata.ownerReferences;
+        this.commit(depType, "MODIFIED", next, dep);
+      }
+      this.dropFinalizer(type, obj, ORPHAN);
+      return true;
+    }
+    if (obj.metadata.deletionTimestamp && finalizers.includes(FOREGROUND)) {
+      const dependents = this.dependentsOf(obj);
+      let changed = false;
+      for (const [depType, dep] of dependents) {
+        if (dep.metadata.deletionTimestamp) continue;
+        this.delete(depType, namespace, dep.metadata.name ?? "", { propagationPolicy: "Foreground" });
+        changed = true;
+      }
+      const blocking = this.dependentsOf(obj).some(([, dep]) =>
+        (dep.metadata.ownerReferences ?? []).some((r) => r.uid === obj.metadata.uid && r.blockOwnerDeletion),
+      );
+      if (!blocking) {
+        this.dropFinalizer(type, obj, FOREGROUND);
+        return true;
+      }
+      return changed;
+    }
+    const owners = obj.metadata.ownerReferences ?? [];
+    if (owners.length === 0 || obj.metadata.deletionTimestamp) return false;
+    const live = owners.some((o) => [...this.objects.values()].some((x) => x.metadata.uid === o.uid));
+    if (live) return false;
+    this.delete(type, namespace, name, { propagationPolicy: "Background" });
+    return true;
+  }
+
+  private dropFinalizer(type: ResourceType, obj: KubeObject, finalizer: string): void {
+    const next = clone(obj);
+    next.metadata.finalizers = (obj.metadata.finalizers ?? []).filter((f) => f !== finalizer);
+    if (next.metadata.finalizers.length > 0) {
+      this.commit(type, "MODIFIED", next, obj);
+      return;
+    }
+    delete next.metadata.finalizers;
+    this.objects.delete(this.key(type, obj.metadata.namespace ?? "", obj.metadata.name ?? ""));
+    this.commit(type, "DELETED", next);
   }
 
   private readonly types = new Map<string, ResourceType>();

@@ -17,7 +17,15 @@ export interface WatchRequest {
   /** undefined or "0": start with synthetic ADDED events for the current state. */
   resourceVersion?: string;
   timeoutSeconds?: number;
+  /** allowWatchBookmarks=true: BOOKMARK events carry the current resourceVersion (bookmark(), and at timeout). */
+  bookmarks: boolean;
   selector: Selector;
+}
+
+interface OpenWatch {
+  res: ServerResponse;
+  request: WatchRequest;
+  bookmark(): void;
 }
 
 type WatchEventType = "ADDED" | "MODIFIED" | "DELETED";
@@ -38,7 +46,7 @@ function visible(
 
 /** The open watch streams, so tests can drop them and close() can end them. */
 export class WatchHub {
-  private readonly open = new Set<ServerResponse>();
+  private readonly open = new Set<OpenWatch>();
 
   /** Number of watch streams currently open. */
   get count(): number {
@@ -73,12 +81,29 @@ export class WatchHub {
       const shown = visible(event, w);
       if (shown) send(shown.type, shown.object);
     });
-    const timer = w.timeoutSeconds ? setTimeout(() => res.end(), w.timeoutSeconds * 1000) : undefined;
-    this.open.add(res);
+    const bookmark = () => {
+      if (!w.bookmarks) return;
+      // The API server's bookmark: an object of the watched kind with nothing but its resourceVersion.
+      const apiVersion = w.type.group ? `${w.type.group}/${w.type.version}` : w.type.version;
+      send("BOOKMARK", {
+        kind: w.type.kind,
+        apiVersion,
+        metadata: { resourceVersion: String(store.resourceVersion) },
+      });
+    };
+    // The server ends a watch at its timeoutSeconds, sending a last bookmark first when asked for them.
+    const timer = w.timeoutSeconds
+      ? setTimeout(() => {
+          bookmark();
+          res.end();
+        }, w.timeoutSeconds * 1000)
+      : undefined;
+    const entry: OpenWatch = { res, request: w, bookmark };
+    this.open.add(entry);
     const cleanup = () => {
       unsubscribe();
       clearTimeout(timer);
-      this.open.delete(res);
+      this.open.delete(entry);
     };
     res.on("close", cleanup);
     req.on("close", cleanup);
@@ -91,11 +116,18 @@ export class WatchHub {
    */
   drop(opts: { abrupt?: boolean } = {}): number {
     const streams = [...this.open];
-    for (const res of streams) {
-      this.open.delete(res);
+    for (const { res } of streams) {
       if (opts.abrupt) res.destroy();
       else res.end();
     }
+    this.open.clear();
     return streams.length;
+  }
+
+  /** Sends a BOOKMARK on every open watch that asked for them; returns how many. */
+  bookmark(): number {
+    const asked = [...this.open].filter((w) => w.request.bookmarks);
+    for (const w of asked) w.bookmark();
+    return asked.length;
   }
 }

@@ -12,7 +12,13 @@ import { type ApiKeyRecord, createKey, listKeys, parseKey, revokeKey } from "@ma
 import type { ApiKey } from "../../crds/index.ts";
 import { getBinding, putBinding } from "../bindings.ts";
 import { notOk, ok } from "../conditions.ts";
-import { ownerReferenceFor, type ReconcileContext } from "../context.ts";
+import {
+  type ObjectRef,
+  ownerReferenceFor,
+  type ReconcileContext,
+  type SecretData,
+  secretConflict,
+} from "../context.ts";
 import { accountOf, type ReconcileOutcome, refOf, type StatusFields } from "../kind-controller.ts";
 import { apiKeyFields, apiKeyReady, apiKeyRequeue } from "./status.ts";
 
@@ -48,10 +54,23 @@ async function issueKey(ctx: ReconcileContext, key: ApiKey): Promise<ApiKeyRecor
       ref.namespace,
       apiKeySecretName(key),
       { apiKey: created.fullKey, keyId: created.key.keyId },
-      ownerReferenceFor(ctx, ref),
+      { ref, ownerReference: ownerReferenceFor(ctx, ref, key.spec.reclaimPolicy) },
     );
     return created.key;
   });
+}
+
+/**
+ * The Secret carries an ownerReference exactly while reclaimPolicy is Delete: with Retain the key outlives
+ * the resource, so the Secret holding it must not be garbage-collected (foreground deletion would delete
+ * it before the finalizer could let go of it).
+ */
+async function syncOwnerReference(ctx: ReconcileContext, key: ApiKey, ref: ObjectRef, secret: SecretData) {
+  const wanted = ownerReferenceFor(ctx, ref, key.spec.reclaimPolicy);
+  const has = secret.ownerUids.includes(ref.uid);
+  if (wanted ? !has || secret.ownerUids.length > 1 : has) {
+    await ctx.secrets.setOwnerReference(ref.namespace, apiKeySecretName(key), wanted);
+  }
 }
 
 type Outcome = ReconcileOutcome<StatusFields<"ApiKey">>;
@@ -75,9 +94,13 @@ export async function reconcileApiKey(ctx: ReconcileContext, key: ApiKey): Promi
   const account = accountOf(key);
   const secretName = apiKeySecretName(key);
   const secret = await ctx.secrets.read(account, secretName);
-  if (secret && !secret.managedByOperator) {
-    const message = `Secret ${secretName} exists and was not written by the operator; refusing to overwrite it`;
-    return { fields: {}, ready: notOk("SecretConflict", message), synced: notOk("SecretConflict", message) };
+  const conflict = secretConflict(secretName, secret, ref);
+  if (conflict) {
+    return {
+      fields: {},
+      ready: notOk("SecretConflict", conflict),
+      synced: notOk("SecretConflict", conflict),
+    };
   }
   const binding = await getBinding(ctx.pool, "ApiKey", account, ref.name);
   // A binding of another uid was left by an earlier resource of this name whose finalizer never ran.
@@ -100,17 +123,18 @@ export async function reconcileApiKey(ctx: ReconcileContext, key: ApiKey): Promi
   }
   if (record.revokedAt) return outcomeFor(ctx, record);
   const held = secret ? parseKey(secret.data.apiKey ?? "") : undefined;
-  if (held?.keyId !== keyId) {
-    const rotated = await issueKey(ctx, key);
-    const revoked = await revokeKey(ctx.pool, keyId);
-    await ctx.events.record(
-      ref,
-      "Warning",
-      "Rotated",
-      `Secret ${secretName} no longer held key ${keyId}; issued ${rotated.keyId} and revoked the old key` +
-        ` (${revoked?.failedEmailIds.length ?? 0} unsent emails failed)`,
-    );
-    return outcomeFor(ctx, rotated);
+  if (secret && held?.keyId === keyId) {
+    await syncOwnerReference(ctx, key, ref, secret);
+    return outcomeFor(ctx, record);
   }
-  return outcomeFor(ctx, record);
+  const rotated = await issueKey(ctx, key);
+  const revoked = await revokeKey(ctx.pool, keyId);
+  await ctx.events.record(
+    ref,
+    "Warning",
+    "Rotated",
+    `Secret ${secretName} no longer held key ${keyId}; issued ${rotated.keyId} and revoked the old key` +
+      ` (${revoked?.failedEmailIds.length ?? 0} unsent emails failed)`,
+  );
+  return outcomeFor(ctx, rotated);
 }

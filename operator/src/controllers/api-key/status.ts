@@ -2,6 +2,7 @@
 import { type ApiKeyRecord, keyState } from "@mailroom/core/keys";
 import { type ConditionState, notOk, ok } from "../conditions.ts";
 import type { StatusFields } from "../kind-controller.ts";
+import { toRfc3339 } from "../rfc3339.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -9,8 +10,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export function apiKeyFields(record: ApiKeyRecord): StatusFields<"ApiKey"> {
   return {
     keyId: record.keyId,
-    ...(record.expiresAt ? { expiresAt: isoSeconds(record.expiresAt) } : {}),
-    ...(record.lastUsedAt ? { lastUsedAt: isoSeconds(record.lastUsedAt) } : {}),
+    ...(record.expiresAt ? { expiresAt: toRfc3339(record.expiresAt) } : {}),
+    ...(record.lastUsedAt ? { lastUsedAt: toRfc3339(record.lastUsedAt) } : {}),
   };
 }
 
@@ -20,7 +21,7 @@ export function apiKeyReady(record: ApiKeyRecord, now: Date): ConditionState {
     case "active":
       return ok("KeyActive", `key ${record.keyId} is active`);
     case "expired":
-      return notOk("KeyExpired", `key ${record.keyId} expired at ${isoSeconds(record.expiresAt ?? now)}`);
+      return notOk("KeyExpired", `key ${record.keyId} expired at ${toRfc3339(record.expiresAt ?? now)}`);
     case "revoked":
       return notOk(
         "KeyRevoked",
@@ -33,8 +34,4 @@ export function apiKeyReady(record: ApiKeyRecord, now: Date): ConditionState {
 export function apiKeyRequeue(record: ApiKeyRecord, now: Date): number | undefined {
   if (!record.expiresAt || keyState(record, now) !== "active") return undefined;
   return Math.min(Math.max(record.expiresAt.getTime() - now.getTime(), 1000), DAY_MS);
-}
-
-export function isoSeconds(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, "Z");
 }

@@ -1,6 +1,7 @@
 /**
  * SendingDomain spec.publishDNS: the domain's records as one external-dns DNSEndpoint in the resource's
- * namespace, owned by it (garbage-collected with it), and the DNSPublished condition saying what happened.
+ * namespace, owned by it while reclaimPolicy is Delete (garbage-collected with it), and the DNSPublished
+ * condition saying what happened.
  * The status condition is also the memory of having published: only a resource that carries it has a
  * DNSEndpoint to take back when publishDNS turns false.
  */
@@ -66,7 +67,10 @@ export async function syncDnsEndpoint(
     return undefined;
   }
   const records = dnsEndpointRecords(domain);
-  const published = await ctx.dnsEndpoints.publish(ref, name, records);
+  // Owned only under reclaimPolicy Delete: a retained domain goes on signing, its records must stay.
+  const published = await ctx.dnsEndpoints.publish(ref, name, records, {
+    ownerReference: (resource.spec.reclaimPolicy ?? "Delete") === "Delete",
+  });
   let state: ConditionState;
   if (published.result === "published") {
     state = ok("Published", `DNSEndpoint ${name} holds the ${records.length} records for external-dns`);

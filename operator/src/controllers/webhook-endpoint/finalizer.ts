@@ -5,7 +5,7 @@
 import { deleteEndpoint } from "@mailroom/core/webhooks";
 import type { WebhookEndpoint } from "../../crds/index.ts";
 import { deleteBinding, getBinding } from "../bindings.ts";
-import type { ReconcileContext } from "../context.ts";
+import { type ReconcileContext, secretConflict } from "../context.ts";
 import { accountOf, refOf } from "../kind-controller.ts";
 import { webhookSecretOf } from "./reconcile.ts";
 
@@ -26,6 +26,8 @@ export async function finalizeWebhookEndpoint(
     await ctx.events.record(ref, "Normal", "Deleted", `deleted endpoint ${binding.targetId}`);
   }
   const secret = webhookSecretOf(resource);
-  if (secret.generated) await ctx.secrets.remove(account, secret.name);
+  const current = secret.generated ? await ctx.secrets.read(account, secret.name) : undefined;
+  // Only the Secret the operator generated for this endpoint is deleted with it.
+  if (current && !secretConflict(secret.name, current, ref)) await ctx.secrets.remove(account, secret.name);
   await deleteBinding(ctx.pool, "WebhookEndpoint", account, ref.name);
 }

@@ -18,9 +18,9 @@ import {
 import type { WebhookEndpoint } from "../../crds/index.ts";
 import { getBinding, putBinding } from "../bindings.ts";
 import { notOk, ok } from "../conditions.ts";
-import { ownerReferenceFor, type ReconcileContext } from "../context.ts";
+import { ownerReferenceFor, type ReconcileContext, secretConflict } from "../context.ts";
 import { accountOf, type ReconcileOutcome, refOf, type StatusFields } from "../kind-controller.ts";
-import { lastDeliveryOf } from "./status.ts";
+import { activityOf, isAutoDisabled, lastDeliveryOf } from "./status.ts";
 
 /** Data key of the signing secret in its Secret. */
 export const SIGNING_SECRET_KEY = "signingSecret";
@@ -36,14 +36,33 @@ export function webhookSecretOf(resource: WebhookEndpoint): { name: string; gene
     : { name: `${resource.metadata.name}-webhook-secret`, generated: true };
 }
 
-async function signingSecret(ctx: ReconcileContext, resource: WebhookEndpoint): Promise<string | undefined> {
+/** The signing secret, generated into its Secret when the operator owns that; or why there is none. */
+async function signingSecret(
+  ctx: ReconcileContext,
+  resource: WebhookEndpoint,
+): Promise<{ secret: string } | { reason: string; message: string }> {
   const ref = refOf(resource);
   const { name, generated } = webhookSecretOf(resource);
-  const found = (await ctx.secrets.read(ref.namespace, name))?.data[SIGNING_SECRET_KEY];
-  if (found || !generated) return found;
+  const current = await ctx.secrets.read(ref.namespace, name);
+  const found = current?.data[SIGNING_SECRET_KEY];
+  if (found) return { secret: found };
+  if (!generated) {
+    return { reason: "SecretNotFound", message: `Secret ${name} with key ${SIGNING_SECRET_KEY} not found` };
+  }
+  // A Secret of that name the operator did not write for this endpoint is never overwritten.
+  const conflict = secretConflict(name, current, ref);
+  if (conflict) return { reason: "SecretConflict", message: conflict };
   const secret = generateWebhookSecret();
-  await ctx.secrets.write(ref.namespace, name, { [SIGNING_SECRET_KEY]: secret }, ownerReferenceFor(ctx, ref));
-  return secret;
+  await ctx.secrets.write(
+    ref.namespace,
+    name,
+    { [SIGNING_SECRET_KEY]: secret },
+    {
+      ref,
+      ownerReference: ownerReferenceFor(ctx, ref),
+    },
+  );
+  return { secret };
 }
 
 async function findEndpoint(ctx: ReconcileContext, account: string, id: string) {
@@ -59,16 +78,16 @@ export async function reconcileWebhookEndpoint(
 ): Promise<Outcome> {
   const ref = refOf(resource);
   const account = accountOf(resource);
-  const secret = await signingSecret(ctx, resource);
-  if (!secret) {
-    const message = `Secret ${resource.spec.secretName} with key ${SIGNING_SECRET_KEY} not found`;
+  const signing = await signingSecret(ctx, resource);
+  if (!("secret" in signing)) {
     return {
       fields: {},
-      ready: notOk("SecretNotFound", message),
-      synced: notOk("SecretNotFound", message),
+      ready: notOk(signing.reason, signing.message),
+      synced: notOk(signing.reason, signing.message),
       requeueAfterMs: MISSING_SECRET_RECHECK_MS,
     };
   }
+  const { secret } = signing;
   const spec = {
     url: resource.spec.url,
     events: resource.spec.events,
@@ -98,17 +117,26 @@ export async function reconcileWebhookEndpoint(
     });
     await ctx.events.record(ref, "Normal", "Created", `created endpoint ${endpoint.id}`);
   } else {
-    endpoint = await updateEndpoint(ctx.pool, account, endpoint.id, spec, options);
+    // An endpoint Mailroom disabled (a 410, days of failures) stays disabled until the spec changes: a
+    // resync re-enabling it would defeat the protection. Any spec edit (flip enabled, say) enables it. An
+    // object without status yet is a stale read from the informer (the endpoint exists), not an edit.
+    const observed = resource.status?.observedGeneration;
+    const specChanged = observed !== undefined && resource.metadata.generation !== observed;
+    const { enabled, ...rest } = spec;
+    const keepDisabled = isAutoDisabled(endpoint) && enabled && !specChanged;
+    endpoint = await updateEndpoint(ctx.pool, account, endpoint.id, keepDisabled ? rest : spec, options);
     const [current] = await activeSecrets(ctx.pool, endpoint.id, ctx.now());
     if (current !== secret) {
       await rotateEndpointSecret(ctx.pool, account, endpoint.id, { ...options, secret, now: ctx.now() });
       await ctx.events.record(ref, "Normal", "SecretRotated", "signing secret rotated from its Secret");
     }
   }
-  const ready = endpoint.enabled
-    ? ok("Active", `endpoint ${endpoint.id}`)
-    : notOk("Disabled", endpoint.disabledReason ?? "disabled");
+  const { fields, ready } = activityOf(endpoint);
   // Read on every reconcile, the periodic resync included; status is only patched when this changed.
   const attempt = await getLastAttempt(ctx.pool, endpoint.id);
-  return { fields: attempt ? { lastDelivery: lastDeliveryOf(attempt) } : {}, ready, synced: ok("Synced") };
+  return {
+    fields: { ...fields, ...(attempt ? { lastDelivery: lastDeliveryOf(attempt) } : {}) },
+    ready,
+    synced: ok("Synced"),
+  };
 }

@@ -1,13 +1,43 @@
-/** WebhookEndpoint status: the outcome of the endpoint's most recent delivery attempt, from Postgres. */
-import { type LastAttempt, WEBHOOK_EVENT_TYPES } from "@mailroom/core/webhooks";
+/**
+ * WebhookEndpoint status: whether Mailroom delivers to the endpoint (and why not), and the outcome of its most
+ * recent delivery attempt, from Postgres.
+ */
+import {
+  type WebhookEndpoint as EndpointRecord,
+  type LastAttempt,
+  WEBHOOK_EVENT_TYPES,
+} from "@mailroom/core/webhooks";
+import { type ConditionState, notOk, ok } from "../conditions.ts";
 import type { StatusFields } from "../kind-controller.ts";
+import { toRfc3339 } from "../rfc3339.ts";
 
 type LastDelivery = NonNullable<StatusFields<"WebhookEndpoint">["lastDelivery"]>;
 
 const MAX_MESSAGE = 1024;
 
-/** RFC 3339 at second precision, as Kubernetes writes times. */
-const rfc3339 = (at: Date) => at.toISOString().replace(/\.\d{3}Z$/, "Z");
+/** The reason core records for an endpoint disabled on request, by the spec or the API (core/src/webhooks). */
+const DISABLED_BY_REQUEST = "disabled by request";
+const MAX_REASON = 1024;
+
+/** Disabled by Mailroom itself (a 410 Gone, days of failures), not by the spec. */
+export function isAutoDisabled(endpoint: EndpointRecord): boolean {
+  return (
+    !endpoint.enabled && endpoint.disabledReason !== null && endpoint.disabledReason !== DISABLED_BY_REQUEST
+  );
+}
+
+/** status.active and status.disabledReason, and Ready: only an endpoint Mailroom delivers to is ready. */
+export function activityOf(endpoint: EndpointRecord): {
+  fields: Pick<StatusFields<"WebhookEndpoint">, "active" | "disabledReason">;
+  ready: ConditionState;
+} {
+  if (endpoint.enabled) return { fields: { active: true }, ready: ok("Active", `endpoint ${endpoint.id}`) };
+  const reason = (endpoint.disabledReason ?? DISABLED_BY_REQUEST).slice(0, MAX_REASON);
+  const ready = isAutoDisabled(endpoint)
+    ? notOk("AutoDisabled", `Mailroom disabled the endpoint (${reason}); change the spec to enable it again`)
+    : notOk("Disabled", "spec.enabled is false");
+  return { fields: { active: false, disabledReason: reason }, ready };
+}
 
 const isEventType = (type: string): type is LastDelivery["eventType"] & string =>
   (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type);
@@ -19,7 +49,7 @@ export function lastDeliveryOf(attempt: LastAttempt): LastDelivery {
     ? undefined
     : (attempt.error ?? (status === null ? undefined : `HTTP ${status}`));
   return {
-    attemptedAt: rfc3339(attempt.at),
+    attemptedAt: toRfc3339(attempt.at),
     outcome: attempt.succeeded ? "Succeeded" : "Failed",
     ...(isEventType(attempt.eventType) ? { eventType: attempt.eventType } : {}),
     ...(status !== null && status >= 100 && status <= 599 ? { httpStatus: status } : {}),

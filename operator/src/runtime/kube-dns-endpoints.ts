@@ -4,7 +4,15 @@
  * call answers 404 for the whole resource (the CRD was removed); a "not served" one for `absentRecheckMs`, so
  * installing external-dns later is noticed without restarting the operator.
  */
-import type { V1OwnerReference } from "@kubernetes/client-node";
+
+import {
+  controllerReferenceTo,
+  type DnsEndpointStore,
+  type DnsPublishResult,
+  MANAGED_BY_LABEL,
+  MANAGED_BY_VALUE,
+  type ObjectRef,
+} from "../controllers/context.ts";
 import {
   DNS_ENDPOINT_API_VERSION,
   DNS_ENDPOINT_GROUP,
@@ -15,13 +23,6 @@ import {
   type DnsEndpointRecord,
 } from "../external-dns.ts";
 import { isKubeError, type Kube } from "../kube.ts";
-import {
-  type DnsEndpointStore,
-  type DnsPublishResult,
-  MANAGED_BY_LABEL,
-  MANAGED_BY_VALUE,
-  type ObjectRef,
-} from "./context.ts";
 
 /** How long "the CRD is not served" is believed before discovery is asked again. */
 export const DNS_DISCOVERY_ABSENT_RECHECK_MS = 60_000;
@@ -39,27 +40,20 @@ const UNSERVED: DnsPublishResult = {
     "external-dns's DNSEndpoint CRD to have the records published, or publish status.records yourself",
 };
 
-function controllerReference(owner: ObjectRef): V1OwnerReference {
-  return {
-    apiVersion: owner.apiVersion,
-    kind: owner.kind,
-    name: owner.name,
-    uid: owner.uid,
-    controller: true,
-  };
-}
-
 function controlledBy(object: DnsEndpoint, owner: ObjectRef): boolean {
   return (object.metadata.ownerReferences ?? []).some((r) => r.controller && r.uid === owner.uid);
 }
 
-/** Why `object` is not the operator's to write for `owner`, or undefined when it is. */
+/**
+ * Why `object` is not the operator's to write for `owner`, or undefined when it is. The name is derived
+ * from the owner's, so a labelled object without a controller was written for this resource under
+ * reclaimPolicy Retain, or for a deleted one of the same name that let it go: it is adopted.
+ */
 function foreignTo(object: DnsEndpoint, owner: ObjectRef): string | undefined {
   if (object.metadata.labels?.[MANAGED_BY_LABEL] !== MANAGED_BY_VALUE) {
     return "was not written by the Mailroom operator";
   }
   const controller = object.metadata.ownerReferences?.find((r) => r.controller);
-  // A labelled object without a controller was let go by a deleted resource (Retain): adopt it.
   if (controller && controller.uid !== owner.uid) return `belongs to ${controller.kind} ${controller.name}`;
   return undefined;
 }
@@ -118,7 +112,8 @@ export function createKubeDnsEndpointStore(
   }
 
   return {
-    async publish(owner, name, records) {
+    async publish(owner, name, records, { ownerReference }) {
+      const ownerReferences = ownerReference ? [controllerReferenceTo(owner)] : [];
       if (!(await served())) return UNSERVED;
       const current = await read(owner.namespace, name);
       if (!current) {
@@ -128,7 +123,7 @@ export function createKubeDnsEndpointStore(
           metadata: {
             name,
             labels: { [MANAGED_BY_LABEL]: MANAGED_BY_VALUE },
-            ownerReferences: [controllerReference(owner)],
+            ...(ownerReference ? { ownerReferences } : {}),
           },
           spec: { endpoints: [...records] },
         };
@@ -148,17 +143,18 @@ export function createKubeDnsEndpointStore(
           message: `DNSEndpoint ${name} already exists and ${foreign}; refusing to overwrite it`,
         };
       }
-      if (controlledBy(current, owner) && sameRecords(current.spec?.endpoints, records)) {
+      if (controlledBy(current, owner) === ownerReference && sameRecords(current.spec?.endpoints, records)) {
         return { result: "published", changed: false };
       }
       const others = (current.metadata.ownerReferences ?? []).filter((r) => r.uid !== owner.uid);
+      const all = [...others, ...ownerReferences];
       // resourceVersion makes the merge patch a compare-and-swap; a concurrent writer fails it with 409.
       await writing(() =>
         api.patch(owner.namespace, name, {
           metadata: {
             resourceVersion: current.metadata.resourceVersion,
             labels: { [MANAGED_BY_LABEL]: MANAGED_BY_VALUE },
-            ownerReferences: [...others, controllerReference(owner)],
+            ownerReferences: all.length > 0 ? all : null,
           },
           spec: { endpoints: [...records] },
         }),
@@ -169,7 +165,7 @@ export function createKubeDnsEndpointStore(
     async unpublish(owner, name) {
       if (!(await served())) return;
       const current = await read(owner.namespace, name);
-      if (!current || !controlledBy(current, owner)) return;
+      if (!current || foreignTo(current, owner)) return;
       try {
         await writing(() =>
           api.delete(owner.namespace, name, { resourceVersion: current.metadata.resourceVersion }),
