@@ -1,6 +1,14 @@
 export { type InternalServer, startInternalServer } from "./internal-server.ts";
 export { createLogger, type Logger, REDACT_PATHS } from "./logger.ts";
-export { createMetrics, type Metrics } from "./metrics.ts";
+export {
+  type ApiMetrics,
+  createApiMetrics,
+  createProgramRegistry,
+  createWorkerMetrics,
+  observePool,
+  type WorkerMetrics,
+} from "./metrics.ts";
+export { observeDatabaseState } from "./state-gauges.ts";
 export {
   injectTraceContext,
   startServerSpan,

@@ -1,4 +1,5 @@
 import type { Pool } from "@mailroom/core/db";
+import type { WorkerMetrics } from "@mailroom/core/telemetry";
 import {
   type ClaimedDelivery,
   createSsrfGuard,
@@ -34,6 +35,8 @@ export interface WebhookTaskDeps {
   /** Streams one job sends to at the same time (default 16). */
   streamsInParallel?: number;
   now?: () => Date;
+  /** Attempt, latency and disabled-endpoint series; the worker program passes its own. */
+  metrics?: Pick<WorkerMetrics, "webhookAttempts" | "webhookDuration" | "webhookEndpointsDisabled">;
 }
 
 export interface WebhookTasks {
@@ -88,6 +91,9 @@ export function makeWebhookTasks(deps: WebhookTaskDeps): WebhookTasks {
       if (claim.kind !== "deliver") return;
       const result = await attempt(claim.delivery, guard, http, clock());
       const outcome = await dispatcher.complete(claim.delivery, result, clock());
+      deps.metrics?.webhookAttempts.inc({ result: outcome.kind });
+      deps.metrics?.webhookDuration.observe(result.durationMs / 1000);
+      if (outcome.kind === "disable_endpoint") deps.metrics?.webhookEndpointsDisabled.inc();
       if (outcome.kind !== "succeeded") {
         helpers.logger.info(
           `webhook delivery ${claim.delivery.id} attempt failed (${result.statusCode ?? result.error}): ${outcome.kind}`,

@@ -1,0 +1,45 @@
+import type { Queryable } from "../db/pool.ts";
+
+/** The statuses of mail that has not left yet, as the backlog gauges report them. */
+export const UNSENT_STATUSES = ["scheduled", "queued", "deferred", "sending"] as const;
+export type UnsentStatus = (typeof UNSENT_STATUSES)[number];
+
+export interface Backlog {
+  counts: Record<UnsentStatus, number>;
+  /** Seconds since the oldest queued email was accepted; 0 when none is queued. */
+  oldestQueuedSeconds: number;
+  /** Seconds since the oldest deferred email was accepted; 0 when none is deferred. */
+  oldestDeferredSeconds: number;
+}
+
+// Every condition names the statuses literally, so the planner proves the partial index `emails_unsent`
+// (migration 0019) applies: the counts are an index-only scan of the unsent rows alone and each oldest is
+// the index's first entry, however many delivered rows the table holds (ADR 0017 has the measurements).
+const BACKLOG_SQL = `
+  select
+    (select coalesce(jsonb_object_agg(status, n), '{}') from (
+       select status, count(*) as n from emails
+        where status in ('scheduled', 'queued', 'deferred', 'sending') group by status) c) as counts,
+    (select extract(epoch from now() - created_at) from emails
+      where status = 'queued' order by id limit 1) as oldest_queued,
+    (select extract(epoch from now() - created_at) from emails
+      where status = 'deferred' order by id limit 1) as oldest_deferred`;
+
+/** How much mail waits, and how long the oldest has waited (the backlog gauges' one query). */
+export async function readBacklog(db: Queryable): Promise<Backlog> {
+  const { rows } = await db.query<{
+    counts: Partial<Record<UnsentStatus, string>>;
+    oldest_queued: string | null;
+    oldest_deferred: string | null;
+  }>(BACKLOG_SQL);
+  const row = rows[0];
+  const counts = Object.fromEntries(UNSENT_STATUSES.map((s) => [s, Number(row?.counts[s] ?? 0)])) as Record<
+    UnsentStatus,
+    number
+  >;
+  return {
+    counts,
+    oldestQueuedSeconds: Math.max(0, Number(row?.oldest_queued ?? 0)),
+    oldestDeferredSeconds: Math.max(0, Number(row?.oldest_deferred ?? 0)),
+  };
+}
