@@ -15,7 +15,7 @@ export interface Backlog {
 // Every condition names the statuses literally, so the planner proves the partial index `emails_unsent`
 // (migration 0019) applies: the counts are an index-only scan of the unsent rows alone and each oldest is
 // the index's first entry, however many delivered rows the table holds (ADR 0017 has the measurements).
-const BACKLOG_SQL = `
+export const BACKLOG_SQL = `
   select
     (select coalesce(jsonb_object_agg(status, n), '{}') from (
        select status, count(*) as n from emails
