@@ -99,6 +99,7 @@ export async function startWorkerStack(
   db: TestDatabase,
   smtpUrl: string,
   env: Record<string, string> = {},
+  options: { logger?: Logger } = {},
 ): Promise<WorkerHandle & { metrics: WorkerMetrics }> {
   const config = loadConfig({ DATABASE_URL: db.url, MAILROOM_SMTP_URL: smtpUrl, ...env });
   const metrics = createWorkerMetrics();
@@ -106,7 +107,7 @@ export async function startWorkerStack(
     {
       config,
       pool: db.pool,
-      logger: createLogger({ level: "silent", name: "test-worker" }),
+      logger: options.logger ?? createLogger({ level: "silent", name: "test-worker" }),
       metrics,
       transport: createTransport(config),
       signer: createSigner(db.pool, TEST_KEK),

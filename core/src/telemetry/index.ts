@@ -1,5 +1,5 @@
 export { type InternalServer, startInternalServer } from "./internal-server.ts";
-export { createLogger, type Logger, REDACT_PATHS } from "./logger.ts";
+export { createLogger, type Logger, REDACT_PATHS, redactSecrets } from "./logger.ts";
 export {
   type ApiMetrics,
   createApiMetrics,
