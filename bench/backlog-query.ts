@@ -13,6 +13,7 @@ import { BACKLOG_SQL } from "../core/src/emails/backlog.ts";
 const rows = Number(process.argv[2] ?? 1_000_000);
 const queued = Number(process.argv[3] ?? 5_000);
 const RUNS = 7;
+const say = (line: string) => process.stdout.write(`${line}\n`);
 
 const dir = await mkdtemp(path.join(os.tmpdir(), "mailroom-bench-backlog-"));
 await chmod(dir, 0o755);
@@ -28,7 +29,7 @@ try {
   const pool = createPool({ url, max: 2, applicationName: "bench-backlog" });
   await pool.query(`insert into api_keys (key_id, account, secret_sha256, scopes)
                     values ('benchkey0001', 'bench', decode(repeat('00', 32), 'hex'), '{send}')`);
-  console.log(
+  say(
     `› inserting ${rows.toLocaleString()} emails (${queued.toLocaleString()} queued, ${queued / 2} deferred, 500 scheduled, 100 sending) …`,
   );
   // Ids are UUIDv7-like (time first), as the API makes them: the oldest rows have the smallest ids. In chunks,
@@ -50,7 +51,7 @@ try {
          from generate_series($3::int, least($3::int + $4::int - 1, $1::int)) g`,
       [rows, queued, from, CHUNK],
     );
-    if ((from - 1 + CHUNK) % 200_000 === 0) console.log(`  ${(from - 1 + CHUNK).toLocaleString()} rows`);
+    if ((from - 1 + CHUNK) % 200_000 === 0) say(`  ${(from - 1 + CHUNK).toLocaleString()} rows`);
   }
   await pool.query("vacuum analyze emails");
 
@@ -65,10 +66,10 @@ try {
       times.push(Number(/Execution Time: ([\d.]+) ms/.exec(plan)?.[1]));
     }
     times.sort((a, b) => a - b);
-    console.log(
+    say(
       `\n## ${label}: median ${times[Math.floor(RUNS / 2)]} ms (min ${times[0]}, max ${times.at(-1)}) over ${RUNS} runs\n`,
     );
-    console.log(plan);
+    say(plan);
   }
 
   await measure("with emails_unsent (migration 0019)");
@@ -78,7 +79,7 @@ try {
   const { rows: size } = await pool.query<{ table: string; n: string }>(
     "select pg_size_pretty(pg_relation_size('emails')) as table, count(*) as n from emails",
   );
-  console.log(
+  say(
     `\nemails: ${size[0]?.n} rows, heap ${size[0]?.table}; server ${(await pool.query("show server_version")).rows[0]?.server_version}`,
   );
   await pool.end();

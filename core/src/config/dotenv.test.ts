@@ -34,7 +34,7 @@ describe(".env", () => {
 
   it("is optional", () => {
     const env = { MAILROOM_API_PORT: "1" };
-    expect(withDotenv(env, os.tmpdir() + "/no-such-dir")).toEqual({ env });
+    expect(withDotenv(env, path.join(os.tmpdir(), "no-such-dir"))).toEqual({ env });
   });
 });
 
