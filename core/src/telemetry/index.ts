@@ -14,6 +14,8 @@ export {
   startServerSpan,
   startTracing,
   type Tracing,
+  traceFields,
   tracer,
+  withChildSpan,
   withSpanFromCarrier,
 } from "./tracing.ts";

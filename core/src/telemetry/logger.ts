@@ -1,4 +1,6 @@
+import { trace } from "@opentelemetry/api";
 import pino, { type DestinationStream, type Logger } from "pino";
+import { traceFields } from "./tracing.ts";
 
 export type { Logger };
 
@@ -62,6 +64,9 @@ export function createLogger(options: LoggerOptions): Logger {
       base: { service: options.name },
       timestamp: pino.stdTimeFunctions.isoTime,
       hooks: { streamWrite: redactSecrets },
+      // A line written inside a span (a job, an SMTP handover) names it, so logs and traces join up. With
+      // tracing off there is no active span and nothing is added.
+      mixin: () => traceFields(trace.getActiveSpan()) ?? {},
     },
     options.destination,
   );

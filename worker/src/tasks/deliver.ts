@@ -5,7 +5,7 @@ import {
   loadAttachments,
   type RecipientOutcome,
 } from "@mailroom/core/emails";
-import { withSpanFromCarrier } from "@mailroom/core/telemetry";
+import { withChildSpan, withSpanFromCarrier } from "@mailroom/core/telemetry";
 import type { Task } from "graphile-worker";
 import { composeMessage } from "../compose.ts";
 import type { WorkerDeps } from "../deps.ts";
@@ -52,10 +52,13 @@ export function makeDeliverTask(deps: WorkerDeps): Task<"deliver"> {
         const raw = await composeMessage(email, attachments);
         const prepared = await deps.signer.prepare(email.account, email.fromAddress, raw, email.id);
         span.setAttribute("mailroom.dkim", prepared.signed);
-        const outcomes = await deps.transport.send({
-          envelope: { from: prepared.envelopeFrom, to: recipients },
-          raw: prepared.raw,
-          messageId: email.messageIdHeader,
+        const outcomes = await withChildSpan("smtp handover", undefined, async (handover) => {
+          handover.setAttribute("mailroom.transport", transport);
+          return deps.transport.send({
+            envelope: { from: prepared.envelopeFrom, to: recipients },
+            raw: prepared.raw,
+            messageId: email.messageIdHeader,
+          });
         });
         stopTimer();
         const result = await store.record({ claimed, outcomes, policy: deps.config.delivery.retry });
