@@ -8,7 +8,9 @@ WORKSPACE_MANIFESTS := $(wildcard core/package.json api/package.json worker/pack
 .PHONY: help install system-packages run test bench bench-scale schema-dump e2e-kind lint format typecheck check-generated clean
 
 help: ## List the targets
-	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  \033[36m%-16s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@# Colour only on a terminal (and not with NO_COLOR): piped or redirected, the list stays plain text.
+	@if [ -t 1 ] && [ -z "$${NO_COLOR:-}" ]; then on=$$'\033[36m'; off=$$'\033[0m'; else on=; off=; fi; \
+	awk -v on="$$on" -v off="$$off" 'BEGIN {FS = ":.*## "} /^[a-zA-Z0-9_-]+:.*## / {printf "  %s%-16s%s %s\n", on, $$1, off, $$2}' $(MAKEFILE_LIST)
 
 $(STAMP): package.json package-lock.json $(WORKSPACE_MANIFESTS)
 	@echo "› installing dependencies (npm install; includes Node 24 and the embedded Postgres binaries) …"

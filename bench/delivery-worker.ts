@@ -7,7 +7,7 @@
  */
 import { loadConfig } from "../core/src/config/index.ts";
 import { createPool } from "../core/src/db/index.ts";
-import { createLogger, createMetrics } from "../core/src/telemetry/index.ts";
+import { createLogger, createWorkerMetrics } from "../core/src/telemetry/index.ts";
 import { createSigner, createTransport, startWorker } from "../worker/src/index.ts";
 import type { WorkerCommand, WorkerJob, WorkerMessage } from "./delivery-protocol.ts";
 
@@ -33,7 +33,7 @@ async function main(job: WorkerJob): Promise<void> {
     config,
     pool,
     logger,
-    metrics: createMetrics("worker"),
+    metrics: createWorkerMetrics(),
     transport: createTransport(config),
     signer: createSigner(pool, Buffer.from(job.kek, "base64")),
   });

@@ -32,7 +32,7 @@ function post(message: ServerMessage): void {
 async function startApi(job: ServerJob, tls: { cert: Buffer; key: Buffer }): Promise<Running> {
   const { startApiServer } = await import("../api/src/index.ts");
   const { createPool } = await import("../core/src/db/index.ts");
-  const { createLogger, createMetrics } = await import("../core/src/telemetry/index.ts");
+  const { createLogger, createApiMetrics } = await import("../core/src/telemetry/index.ts");
   const { generateKek } = await import("../core/src/domains/index.ts");
   // The environment may tune the API (pool size, log level, limits) as it would `mailroom run`; the database
   // and listener are the bench's. Defaults: no domain is verified in a throwaway database, so the from-domain
@@ -58,7 +58,7 @@ async function startApi(job: ServerJob, tls: { cert: Buffer; key: Buffer }): Pro
       config,
       pool,
       logger: logger.child({ program: "api" }),
-      metrics: createMetrics("api"),
+      metrics: createApiMetrics(),
       kek: generateKek(),
     },
     tls,

@@ -1,13 +1,13 @@
 import type { Config } from "@mailroom/core/config";
 import type { Pool } from "@mailroom/core/db";
-import type { Logger, Metrics } from "@mailroom/core/telemetry";
+import type { ApiMetrics, Logger } from "@mailroom/core/telemetry";
 
 /** What the API needs from its program: passed in, never reached through module singletons. */
 export interface ApiDeps {
   config: Config;
   pool: Pool;
   logger: Logger;
-  metrics: Metrics;
+  metrics: ApiMetrics;
   /** Key-encryption key for DKIM private keys at rest. */
   kek: Buffer;
   /** The clock, injectable so key expiry can be tested without waiting 30 days. */

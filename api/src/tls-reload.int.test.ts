@@ -4,7 +4,7 @@ import path from "node:path";
 import { connect } from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../core/src/config/index.ts";
-import { createMetrics } from "../../core/src/telemetry/index.ts";
+import { createApiMetrics } from "../../core/src/telemetry/index.ts";
 import { ensureLocalCertificates } from "../../core/src/tls/index.ts";
 import { createTestDatabase, type TestDatabase } from "../../test/support/db.ts";
 import { captureLogs, TEST_KEK } from "../../test/support/stack.ts";
@@ -60,7 +60,7 @@ describe("TLS certificate reload", () => {
         }),
         pool: db.pool,
         logger: logs.logger,
-        metrics: createMetrics("api"),
+        metrics: createApiMetrics(),
         kek: TEST_KEK,
       },
       await readTlsFiles(live),

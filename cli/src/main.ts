@@ -1,3 +1,4 @@
+import { redactSecrets } from "@mailroom/core/telemetry";
 import { Command } from "commander";
 import { registerKeyCommands } from "./commands/keys.ts";
 import { registerProgramCommands } from "./commands/programs.ts";
@@ -22,6 +23,7 @@ try {
     code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "ETIMEDOUT"
       ? "\n  The database is not reachable: check DATABASE_URL, or unset it to use the embedded Postgres."
       : "";
-  process.stderr.write(`mailroom: ${(error as Error).message}${hint}\n`);
+  // An error can quote what the user typed (a URL, a header): never echo a key from it.
+  process.stderr.write(`mailroom: ${redactSecrets((error as Error).message)}${hint}\n`);
   process.exit(1);
 }

@@ -1,7 +1,14 @@
 import type { TlsMaterial } from "@mailroom/api";
 import type { Config } from "@mailroom/core/config";
 import { loadKek } from "@mailroom/core/domains";
-import { createMetrics, type Logger, startInternalServer } from "@mailroom/core/telemetry";
+import {
+  createApiMetrics,
+  createWorkerMetrics,
+  type Logger,
+  observeDatabaseState,
+  observePool,
+  startInternalServer,
+} from "@mailroom/core/telemetry";
 import { openPool } from "./database.ts";
 
 export interface Program {
@@ -45,7 +52,8 @@ export async function startApiProgram(
   const pool = openPool(config, databaseUrl, "mailroom-api", (e) =>
     logger.warn({ err: e }, "idle client error"),
   );
-  const metrics = createMetrics("api");
+  const metrics = createApiMetrics();
+  observePool(metrics.registry, pool, config.database.poolSize);
   const material = tls ?? (config.api.tls ? await readTlsFiles(config.api.tls) : undefined);
   if (!material) {
     throw new Error(
@@ -84,19 +92,17 @@ export async function startWorkerProgram(
 ): Promise<Program> {
   const { createSigner, createTransport, startWorker } = await import("@mailroom/worker");
   // Each concurrent job holds a client while it records its outcome; keep a few spare for the runner itself.
+  const poolSize = Math.max(config.database.poolSize, config.worker.concurrency + 4);
   const pool = openPool(
-    {
-      ...config,
-      database: {
-        ...config.database,
-        poolSize: Math.max(config.database.poolSize, config.worker.concurrency + 4),
-      },
-    },
+    { ...config, database: { ...config.database, poolSize } },
     databaseUrl,
     "mailroom-worker",
     (e) => logger.warn({ err: e }, "idle client error"),
   );
-  const metrics = createMetrics("worker");
+  const metrics = createWorkerMetrics();
+  observePool(metrics.registry, pool, poolSize);
+  // The backlog, domain and endpoint gauges describe the whole installation: the worker exports them.
+  observeDatabaseState(metrics.registry, pool);
   const worker = await startWorker({
     config,
     pool,

@@ -46,9 +46,14 @@ export async function startSmtpCapture(options: {
         );
     },
   });
+  // smtp-server re-emits its socket's errors on itself (a taken port included): listen there, or a busy
+  // port leaves this promise pending for ever instead of failing with EADDRINUSE like the other ports.
   await new Promise<void>((resolve, reject) => {
-    server.server.once("error", reject);
-    server.listen(options.port, options.host, () => resolve());
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
   });
   return {
     port: (server.server.address() as AddressInfo).port,

@@ -1074,6 +1074,12 @@ CREATE INDEX emails_tags ON public.emails USING gin (tags jsonb_path_ops);
 CREATE INDEX emails_to ON public.emails USING gin (to_addresses);
 
 --
+-- Name: emails_unsent; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX emails_unsent ON public.emails USING btree (status, id) WHERE (status = ANY (ARRAY['scheduled'::text, 'queued'::text, 'deferred'::text, 'sending'::text]));
+
+--
 -- Name: idempotency_keys_created; Type: INDEX; Schema: public; Owner: -
 --
 

@@ -1,12 +1,22 @@
-import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { createServer } from "node:net";
+import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../../core/src/keys/index.ts";
-import { startInternalServer, startTracing, type Tracing } from "../../core/src/telemetry/index.ts";
+import {
+  observeDatabaseState,
+  startInternalServer,
+  startTracing,
+  type Tracing,
+} from "../../core/src/telemetry/index.ts";
 import { createTestDatabase, type TestDatabase } from "../support/db.ts";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
-import { type ApiStack, startApiStack, startWorkerStack } from "../support/stack.ts";
+import { type ApiStack, captureLogs, startApiStack, startWorkerStack } from "../support/stack.ts";
+import { until } from "../support/wait.ts";
 
+const LOOPBACK = { MAILROOM_WEBHOOK_ALLOWED_CIDRS: "127.0.0.0/8" };
 const exporter = new InMemorySpanExporter();
+const apiLogs = captureLogs();
+const workerLogs = captureLogs();
 let tracing: Tracing;
 let db: TestDatabase;
 let api: ApiStack;
@@ -20,7 +30,9 @@ beforeAll(async () => {
   });
   db = await createTestDatabase();
   sink = await startSmtpSink();
-  api = await startApiStack(db);
+  sink.answer = (rcpt) =>
+    rcpt.startsWith("gone") ? { code: 550, message: "5.1.1 no such user" } : { code: 250 };
+  api = await startApiStack(db, { env: LOOPBACK, logger: apiLogs.logger });
 });
 afterAll(async () => {
   await api.close();
@@ -29,9 +41,31 @@ afterAll(async () => {
   await tracing.shutdown();
 });
 
+/** A loopback port nobody listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const parentOf = (span: ReadableSpan | undefined) => span?.parentSpanContext?.spanId;
+const logsOf = (lines: string[]) => lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+
 describe("telemetry", () => {
-  it("carries the request's trace from the API through the job to the SMTP handover", async () => {
-    const { fullKey } = await createKey(db.pool, { account: "default", scopes: ["send"], expires: "never" });
+  it("traces an email from the request through accept and its job to the SMTP handover; logs name the spans", async () => {
+    const { fullKey } = await createKey(db.pool, {
+      account: "traced",
+      scopes: ["send", "webhooks"],
+      expires: "never",
+    });
+    // A receiver that refuses connections: each webhook attempt fails and logs a line inside its span.
+    const hook = await api.request("POST", "/v1/webhooks", {
+      key: fullKey,
+      body: { url: `http://127.0.0.1:${await closedPort()}/hook`, events: ["email.delivered"] },
+    });
+    expect(hook.status, hook.text).toBe(201);
     const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
     const res = await api.request("POST", "/v1/send", {
       key: fullKey,
@@ -39,28 +73,84 @@ describe("telemetry", () => {
       body: { from: "a@acme.test", to: "b@example.test", subject: "traced", text: "t" },
     });
     expect(res.status).toBe(200);
-    const { rows } = await db.pool.query<{ payload: { emailId: string; trace?: { traceparent?: string } } }>(
-      "select payload from graphile_worker._private_jobs where payload->>'emailId' = $1",
-      [res.json.messageId],
-    );
-    expect(rows[0]?.payload.trace?.traceparent).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`));
+    const gone = await api.request("POST", "/v1/send", {
+      key: fullKey,
+      body: { from: "a@acme.test", to: "gone@example.test", subject: "bounces", text: "t" },
+    });
+    expect(gone.status).toBe(200);
 
-    const worker = await startWorkerStack(db, sink.url, { MAILROOM_WORKER_CONCURRENCY: "2" });
+    const worker = await startWorkerStack(db, sink.url, LOOPBACK, { logger: workerLogs.logger });
+    observeDatabaseState(worker.metrics.registry, db.pool, { minIntervalMs: 0 });
+    const before = await worker.metrics.registry.metrics();
     try {
       await sink.waitFor(1);
-      const deadline = Date.now() + 5_000;
-      while (!exporter.getFinishedSpans().some((s) => s.name === "deliver") && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await until(
+        async () => exporter.getFinishedSpans().filter((s) => s.name === "webhook attempt").length,
+        (n) => n > 0,
+        20_000,
+      );
+      await until(
+        async () =>
+          (await db.pool.query("select 1 from emails where status in ('queued', 'sending')")).rowCount,
+        (n) => n === 0,
+        10_000,
+      );
     } finally {
       await worker.stop();
     }
+
     const spans = exporter.getFinishedSpans();
-    const server = spans.find((s) => s.name === "POST /v1/send");
-    const deliver = spans.find((s) => s.name === "deliver");
-    expect(server?.spanContext().traceId).toBe(traceId);
-    expect(deliver?.spanContext().traceId).toBe(traceId);
-    expect(deliver?.parentSpanContext?.spanId).toBe(server?.spanContext().spanId);
+    const server = spans.find((s) => s.name === "POST /v1/send" && s.spanContext().traceId === traceId);
+    const accept = spans.find((s) => s.name === "accept" && s.spanContext().traceId === traceId);
+    const deliver = spans.find((s) => s.name === "deliver" && s.spanContext().traceId === traceId);
+    const handover = spans.find((s) => s.name === "smtp handover" && s.spanContext().traceId === traceId);
+    expect(parentOf(accept)).toBe(server?.spanContext().spanId);
+    expect(parentOf(deliver)).toBe(accept?.spanContext().spanId);
+    expect(parentOf(handover)).toBe(deliver?.spanContext().spanId);
+    expect(handover?.attributes["mailroom.transport"]).toBe("relay");
+
+    // Every line the request logged carries its trace, and the access line names the server span.
+    const requestLines = logsOf(apiLogs.lines).filter((l) => l.trace_id === traceId);
+    expect(requestLines.map((l) => l.msg)).toContain("request completed");
+    for (const line of requestLines) expect(line.span_id).toBe(server?.spanContext().spanId);
+    expect(logsOf(apiLogs.lines).filter((l) => l.msg === "request completed" && !l.trace_id)).toEqual([]);
+
+    // The webhook attempt's failure line names the attempt's span, under the job's span.
+    const attempt = spans.find((s) => s.name === "webhook attempt");
+    const job = spans.find((s) => s.name === "webhook_deliver");
+    expect(parentOf(attempt)).toBe(job?.spanContext().spanId);
+    const failed = logsOf(workerLogs.lines).find((l) => String(l.msg).includes("attempt failed"));
+    expect(failed).toMatchObject({
+      trace_id: attempt?.spanContext().traceId,
+      span_id: attempt?.spanContext().spanId,
+    });
+
+    // The worker's series after this known sequence: 2 queued, then 1 delivered and 1 bounced.
+    expect(before).toMatch(/^mailroom_emails\{status="queued",program="worker"\} 2$/m);
+    expect(before).toMatch(
+      /^mailroom_emails_oldest_age_seconds\{status="queued",program="worker"\} [0-9.]+$/m,
+    );
+    const after = await worker.metrics.registry.metrics();
+    expect(after).toMatch(
+      /^mailroom_delivery_outcomes_total\{outcome="delivered",reason="ok",transport="relay",program="worker"\} 1$/m,
+    );
+    expect(after).toMatch(
+      /^mailroom_delivery_outcomes_total\{outcome="bounced",reason="smtp_5xx",transport="relay",program="worker"\} 1$/m,
+    );
+    expect(after).toMatch(
+      /^mailroom_delivery_duration_seconds_count\{program="worker",transport="relay"\} 2$/m,
+    );
+    expect(after).toMatch(/^mailroom_emails\{status="queued",program="worker"\} 0$/m);
+    expect(after).toMatch(/^mailroom_webhook_attempts_total\{result="retry",program="worker"\} [1-9]/m);
+    expect(after).toMatch(/^mailroom_webhook_endpoints\{state="failing",program="worker"\} 1$/m);
+    expect(after).toMatch(
+      /^mailroom_build_info\{version="[^"]+",node_version="[^"]+",program="worker"\} 1$/m,
+    );
+    // Each program exports only its own series.
+    expect(after).not.toContain("mailroom_http_requests_total");
+    const apiSeries = await api.metrics.registry.metrics();
+    expect(apiSeries).not.toContain("mailroom_delivery");
+    expect(apiSeries).not.toContain("mailroom_emails{");
   });
 
   it("serves metrics, health and readiness on the internal port", async () => {
@@ -75,7 +165,7 @@ describe("telemetry", () => {
       const base = `http://127.0.0.1:${internal.port}`;
       const metrics = await (await fetch(`${base}/metrics`)).text();
       expect(metrics).toMatch(/mailroom_http_requests_total\{route="\/v1\/send",method="POST",status="200"/);
-      expect(metrics).toMatch(/mailroom_emails_accepted_total\{result="queued",program="api"\} 1/);
+      expect(metrics).toMatch(/mailroom_emails_accepted_total\{result="queued",program="api"\} 2/);
       expect((await fetch(`${base}/healthz`)).status).toBe(200);
       expect((await fetch(`${base}/readyz`)).status).toBe(200);
       ready = false;

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { buildApp } from "../../api/src/app.ts";
 import { loadConfig } from "../../core/src/config/index.ts";
 import { createKey, type Scope } from "../../core/src/keys/index.ts";
-import { createLogger, createMetrics } from "../../core/src/telemetry/index.ts";
+import { createApiMetrics, createLogger } from "../../core/src/telemetry/index.ts";
 import type { TestDatabase } from "./db.ts";
 import { TEST_KEK } from "./stack.ts";
 
@@ -15,7 +15,7 @@ export async function startTestApp(
     config: loadConfig(env),
     pool: db.pool,
     logger: createLogger({ level: "silent", name: "test" }),
-    metrics: createMetrics("api"),
+    metrics: createApiMetrics(),
     kek: TEST_KEK,
   });
   await app.ready();

@@ -6,7 +6,14 @@ import { afterAll, beforeAll } from "vitest";
 import { type ApiServer, startApiServer } from "../../api/src/index.ts";
 import { type Config, loadConfig } from "../../core/src/config/index.ts";
 import { createKey } from "../../core/src/keys/index.ts";
-import { createLogger, createMetrics, type Logger, type Metrics } from "../../core/src/telemetry/index.ts";
+import {
+  type ApiMetrics,
+  createApiMetrics,
+  createLogger,
+  createWorkerMetrics,
+  type Logger,
+  type WorkerMetrics,
+} from "../../core/src/telemetry/index.ts";
 import { ensureLocalCertificates } from "../../core/src/tls/index.ts";
 import { createSigner, createTransport } from "../../worker/src/index.ts";
 import { startWorker, type WorkerHandle } from "../../worker/src/runner.ts";
@@ -31,7 +38,7 @@ export function captureLogs(): { lines: string[]; logger: Logger } {
 export interface ApiStack {
   server: ApiServer;
   config: Config;
-  metrics: Metrics;
+  metrics: ApiMetrics;
   ca: Buffer;
   request(
     method: string,
@@ -55,7 +62,7 @@ export async function startApiStack(
     MAILROOM_ALLOW_UNVERIFIED_FROM: "true",
     ...options.env,
   });
-  const metrics = createMetrics("api");
+  const metrics = createApiMetrics();
   const server = await startApiServer(
     {
       config,
@@ -92,14 +99,15 @@ export async function startWorkerStack(
   db: TestDatabase,
   smtpUrl: string,
   env: Record<string, string> = {},
-): Promise<WorkerHandle & { metrics: Metrics }> {
+  options: { logger?: Logger } = {},
+): Promise<WorkerHandle & { metrics: WorkerMetrics }> {
   const config = loadConfig({ DATABASE_URL: db.url, MAILROOM_SMTP_URL: smtpUrl, ...env });
-  const metrics = createMetrics("worker");
+  const metrics = createWorkerMetrics();
   const handle = await startWorker(
     {
       config,
       pool: db.pool,
-      logger: createLogger({ level: "silent", name: "test-worker" }),
+      logger: options.logger ?? createLogger({ level: "silent", name: "test-worker" }),
       metrics,
       transport: createTransport(config),
       signer: createSigner(db.pool, TEST_KEK),

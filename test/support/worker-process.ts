@@ -2,7 +2,7 @@
 // (DATABASE_URL, MAILROOM_SMTP_URL, …); prints "ready" once it is taking jobs.
 import { loadConfig } from "../../core/src/config/index.ts";
 import { createPool } from "../../core/src/db/index.ts";
-import { createLogger, createMetrics } from "../../core/src/telemetry/index.ts";
+import { createLogger, createWorkerMetrics } from "../../core/src/telemetry/index.ts";
 import { createSigner, createTransport, startWorker } from "../../worker/src/index.ts";
 import { TEST_KEK } from "./stack.ts";
 
@@ -13,7 +13,7 @@ await startWorker(
     config,
     pool,
     logger: createLogger({ level: "silent", name: "test-worker-process" }),
-    metrics: createMetrics("worker"),
+    metrics: createWorkerMetrics(),
     transport: createTransport(config),
     signer: createSigner(pool, TEST_KEK),
   },

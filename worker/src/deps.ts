@@ -1,6 +1,6 @@
 import type { Config } from "@mailroom/core/config";
 import type { Pool } from "@mailroom/core/db";
-import type { Logger, Metrics } from "@mailroom/core/telemetry";
+import type { Logger, WorkerMetrics } from "@mailroom/core/telemetry";
 import type { Signer } from "./signing.ts";
 import type { MailTransport } from "./transports/index.ts";
 
@@ -9,7 +9,7 @@ export interface WorkerDeps {
   config: Config;
   pool: Pool;
   logger: Logger;
-  metrics: Metrics;
+  metrics: WorkerMetrics;
   transport: MailTransport;
   signer: Signer;
 }

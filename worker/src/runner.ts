@@ -61,6 +61,7 @@ export async function startWorker(
     retryPolicy: deps.config.webhooks.retryPolicy,
     allowedCidrs: deps.config.webhooks.allowedCidrs,
     timeoutMs: deps.config.webhooks.timeoutMs,
+    metrics: deps.metrics,
   });
   const heartbeat = startHeartbeat(deps.pool, deps.logger, {
     intervalMs: deps.config.worker.heartbeatSeconds * 1000,

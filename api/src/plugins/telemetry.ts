@@ -1,4 +1,4 @@
-import { startServerSpan } from "@mailroom/core/telemetry";
+import { startServerSpan, traceFields } from "@mailroom/core/telemetry";
 import type { Span } from "@opentelemetry/api";
 import type { FastifyInstance } from "fastify";
 import type { ApiDeps } from "../deps.ts";
@@ -9,7 +9,10 @@ declare module "fastify" {
   }
 }
 
-/** Request metrics and one server span per request (continuing an incoming `traceparent`). */
+/**
+ * Request metrics and one server span per request (continuing an incoming `traceparent`), whose ids the
+ * request's log lines carry.
+ */
 export function registerTelemetry(app: FastifyInstance, deps: ApiDeps): void {
   app.decorateRequest("span", undefined as unknown as Span);
   app.addHook("onRequest", async (request) => {
@@ -17,6 +20,9 @@ export function registerTelemetry(app: FastifyInstance, deps: ApiDeps): void {
       `${request.method} ${request.routeOptions.url ?? "unknown"}`,
       request.headers,
     );
+    // Every line this request logs (its access line included) names its trace when tracing is on.
+    const ids = traceFields(request.span);
+    if (ids) request.log = request.log.child(ids);
   });
   app.addHook("onResponse", async (request, reply) => {
     const route = request.routeOptions.url ?? "unknown";

@@ -209,3 +209,12 @@ readinessProbe:
   timeoutSeconds: 3
   failureThreshold: 2
 {{- end }}
+
+{{/* An alert's runbook: a URL under metrics.prometheusRule.runbookBaseUrl, else the file in the repository. */}}
+{{- define "mailroom.runbook" -}}
+{{- if .base -}}
+runbook_url: {{ printf "%s/%s.md" .base .name }}
+{{- else -}}
+runbook: {{ printf "docs/runbooks/%s.md in the Mailroom repository" .name }}
+{{- end }}
+{{- end }}

@@ -1,3 +1,4 @@
+import { environmentHelp } from "@mailroom/core/config";
 import {
   ACCOUNT_PATTERN,
   createKey,
@@ -32,7 +33,10 @@ function fail(message: string): never {
 }
 
 export function registerKeyCommands(program: Command): void {
-  const keys = program.command("keys").description("create, list and revoke API keys");
+  const keys = program
+    .command("keys")
+    .description("create, list and revoke API keys")
+    .addHelpText("after", environmentHelp("keys"));
 
   keys
     .command("create")

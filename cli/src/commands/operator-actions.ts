@@ -1,7 +1,12 @@
 import os from "node:os";
 import { KubeConfig } from "@kubernetes/client-node";
 import { migrate } from "@mailroom/core/db";
-import { createLogger, startInternalServer } from "@mailroom/core/telemetry";
+import {
+  createLogger,
+  createProgramRegistry,
+  observePool,
+  startInternalServer,
+} from "@mailroom/core/telemetry";
 import {
   ALL_CONTROLLERS,
   applyManifests,
@@ -11,7 +16,6 @@ import {
   createKubeSecretStore,
   startOperator,
 } from "@mailroom/operator";
-import { Registry } from "prom-client";
 import { loadProgramConfig } from "../config.ts";
 import { openDatabase, openPool } from "../database.ts";
 import { printTable, say, step } from "../output.ts";
@@ -32,7 +36,8 @@ export async function runOperator(): Promise<void> {
   // In a pod: the service account; elsewhere: KUBECONFIG or ~/.kube/config.
   kc.loadFromDefault();
   const kube = createKube(kc);
-  const registry = new Registry();
+  const registry = createProgramRegistry("operator");
+  observePool(registry, pool, config.database.poolSize);
   const running = startOperator({
     kube,
     context: {

@@ -1,3 +1,4 @@
+import { environmentHelp } from "@mailroom/core/config";
 import type { Command } from "commander";
 
 // Implementations load on use, so `keys` and `--help` do not pay for the API, worker and tracing modules.
@@ -7,26 +8,31 @@ export function registerProgramCommands(program: Command): void {
   program
     .command("api")
     .description("serve the HTTPS API (production: one per API pod)")
+    .addHelpText("after", environmentHelp("api"))
     .action(async () => (await actions()).runProgram("api"));
   program
     .command("worker")
     .description("run delivery and background jobs (production: one per worker pod)")
+    .addHelpText("after", environmentHelp("worker"))
     .action(async () => (await actions()).runProgram("worker"));
   program
     .command("operator")
     .description(
       "reconcile ApiKey, SendingDomain, Template and WebhookEndpoint resources (production: the operator pod)",
     )
+    .addHelpText("after", environmentHelp("operator"))
     .action(async () => (await import("./operator-actions.ts")).runOperator());
   program
     .command("apply")
     .description("apply Mailroom resources from YAML without a cluster (local mode of the operator)")
     .requiredOption("-f, --filename <paths...>", "YAML files or directories (e.g. examples/)")
+    .addHelpText("after", environmentHelp("apply"))
     .action(async (options: { filename: string[] }) =>
       (await import("./operator-actions.ts")).runApply(options.filename),
     );
   program
     .command("migrate")
     .description("bring the database schema up to date (Mailroom's and graphile-worker's), then exit")
+    .addHelpText("after", environmentHelp("migrate"))
     .action(async () => (await actions()).runMigrate());
 }

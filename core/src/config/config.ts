@@ -207,6 +207,9 @@ function buildConfig(e: z.infer<typeof envSchema>) {
 
 export type Config = Readonly<ReturnType<typeof buildConfig>>;
 
+/** Each variable's default (undefined: unset), as parsed; `--help` shows them. */
+export const CONFIG_DEFAULTS = envSchema.parse({});
+
 /** The names of every variable `loadConfig` reads. */
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
 

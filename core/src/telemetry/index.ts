@@ -1,11 +1,21 @@
 export { type InternalServer, startInternalServer } from "./internal-server.ts";
-export { createLogger, type Logger, REDACT_PATHS } from "./logger.ts";
-export { createMetrics, type Metrics } from "./metrics.ts";
+export { createLogger, type Logger, REDACT_PATHS, redactSecrets } from "./logger.ts";
+export {
+  type ApiMetrics,
+  createApiMetrics,
+  createProgramRegistry,
+  createWorkerMetrics,
+  observePool,
+  type WorkerMetrics,
+} from "./metrics.ts";
+export { observeDatabaseState } from "./state-gauges.ts";
 export {
   injectTraceContext,
   startServerSpan,
   startTracing,
   type Tracing,
+  traceFields,
   tracer,
+  withChildSpan,
   withSpanFromCarrier,
 } from "./tracing.ts";

@@ -1,4 +1,12 @@
-import { context, propagation, type Span, SpanKind, trace } from "@opentelemetry/api";
+import {
+  type Context,
+  context,
+  isSpanContextValid,
+  propagation,
+  type Span,
+  SpanKind,
+  trace,
+} from "@opentelemetry/api";
 import type { SpanProcessor } from "@opentelemetry/sdk-trace-base";
 
 export interface TracingOptions {
@@ -45,6 +53,26 @@ export function startServerSpan(name: string, headers: Record<string, unknown>):
   return tracer().startSpan(name, { kind: SpanKind.SERVER }, parent);
 }
 
+/**
+ * Runs `fn` inside a child span of `parent` (or of the active span when no parent is given), recording an
+ * error and ending the span when `fn` settles. With tracing off the span is a no-op.
+ */
+export async function withChildSpan<T>(
+  name: string,
+  parent: Span | undefined,
+  fn: (span: Span) => Promise<T>,
+): Promise<T> {
+  const base = parent ? trace.setSpan(context.active(), parent) : context.active();
+  return runInSpan(base, tracer().startSpan(name, { kind: SpanKind.INTERNAL }, base), fn);
+}
+
+/** The ids a log line carries to find its trace; undefined when the span is not sampled or tracing is off. */
+export function traceFields(span: Span | undefined): { trace_id: string; span_id: string } | undefined {
+  const ctx = span?.spanContext();
+  if (!ctx || !isSpanContextValid(ctx)) return undefined;
+  return { trace_id: ctx.traceId, span_id: ctx.spanId };
+}
+
 /** The W3C trace context of a span, to carry in a job payload; empty when tracing is off. */
 export function injectTraceContext(span: Span): Record<string, string> | undefined {
   const carrier: Record<string, string> = {};
@@ -60,7 +88,11 @@ export async function withSpanFromCarrier<T>(
   fn: (span: Span) => Promise<T>,
 ): Promise<T> {
   const parent = propagation.extract(context.active(), carrier ?? {});
-  const span = tracer().startSpan(name, { kind: SpanKind.CONSUMER, attributes }, parent);
+  return runInSpan(parent, tracer().startSpan(name, { kind: SpanKind.CONSUMER, attributes }, parent), fn);
+}
+
+/** Makes `span` the active span while `fn` runs; records a failure and ends the span when it settles. */
+async function runInSpan<T>(parent: Context, span: Span, fn: (span: Span) => Promise<T>): Promise<T> {
   try {
     return await context.with(trace.setSpan(parent, span), () => fn(span));
   } catch (error) {

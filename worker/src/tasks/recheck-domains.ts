@@ -20,6 +20,8 @@ export function makeRecheckDomainsTask(deps: WorkerDeps): Task<"recheck_domains"
   return async (_payload, helpers) => {
     const outcomes = await recheckDueDomains({ db: deps.pool, lookup }, { limit: 50 });
     for (const o of outcomes) {
+      if (o.previousStatus === "verified" && o.transition === "failed")
+        deps.metrics.domainVerificationLost.inc();
       if (o.transition)
         helpers.logger.info(`domain ${o.domain.name} (${o.domain.account}) is now ${o.transition}`);
     }

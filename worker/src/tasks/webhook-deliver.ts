@@ -1,4 +1,5 @@
 import type { Pool } from "@mailroom/core/db";
+import { type WorkerMetrics, withChildSpan } from "@mailroom/core/telemetry";
 import {
   type ClaimedDelivery,
   createSsrfGuard,
@@ -34,6 +35,8 @@ export interface WebhookTaskDeps {
   /** Streams one job sends to at the same time (default 16). */
   streamsInParallel?: number;
   now?: () => Date;
+  /** Attempt, latency and disabled-endpoint series; the worker program passes its own. */
+  metrics?: Pick<WorkerMetrics, "webhookAttempts" | "webhookDuration" | "webhookEndpointsDisabled">;
 }
 
 export interface WebhookTasks {
@@ -86,13 +89,26 @@ export function makeWebhookTasks(deps: WebhookTaskDeps): WebhookTasks {
     for (let sent = 0; sent < perStream; sent++) {
       const claim = await dispatcher.claim(stream);
       if (claim.kind !== "deliver") return;
-      const result = await attempt(claim.delivery, guard, http, clock());
-      const outcome = await dispatcher.complete(claim.delivery, result, clock());
-      if (outcome.kind !== "succeeded") {
-        helpers.logger.info(
-          `webhook delivery ${claim.delivery.id} attempt failed (${result.statusCode ?? result.error}): ${outcome.kind}`,
-        );
-      }
+      const delivery = claim.delivery;
+      // One span per attempt (its POST and its bookkeeping), under the job's span: the log lines written
+      // meanwhile carry its ids.
+      const outcome = await withChildSpan("webhook attempt", undefined, async (span) => {
+        span.setAttribute("mailroom.webhook_delivery_id", delivery.id);
+        const result = await attempt(delivery, guard, http, clock());
+        const outcome = await dispatcher.complete(delivery, result, clock());
+        span.setAttribute("mailroom.outcome", outcome.kind);
+        if (result.statusCode !== undefined)
+          span.setAttribute("http.response.status_code", result.statusCode);
+        deps.metrics?.webhookAttempts.inc({ result: outcome.kind });
+        deps.metrics?.webhookDuration.observe(result.durationMs / 1000);
+        if (outcome.kind === "disable_endpoint") deps.metrics?.webhookEndpointsDisabled.inc();
+        if (outcome.kind !== "succeeded") {
+          helpers.logger.info(
+            `webhook delivery ${delivery.id} attempt failed (${result.statusCode ?? result.error}): ${outcome.kind}`,
+          );
+        }
+        return outcome;
+      });
       // A retry's wake-up job is already scheduled; a disabled endpoint has nothing left to send.
       if (outcome.kind === "retry" || outcome.kind === "disable_endpoint") return;
     }
@@ -100,15 +116,17 @@ export function makeWebhookTasks(deps: WebhookTaskDeps): WebhookTasks {
     await scheduleStreamWakeups(deps.pool, [stream]);
   }
 
-  const deliver: Task<"webhook_deliver"> = async (payload, helpers) => {
-    const queue = [...payload.streams];
-    const lane = async () => {
-      for (let stream = queue.shift(); stream !== undefined; stream = queue.shift()) {
-        await drain({ endpointId: payload.endpointId, stream }, helpers);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(parallel, queue.length) }, lane));
-  };
+  const deliver: Task<"webhook_deliver"> = (payload, helpers) =>
+    withChildSpan("webhook_deliver", undefined, async (span) => {
+      span.setAttribute("mailroom.webhook_endpoint_id", payload.endpointId);
+      const queue = [...payload.streams];
+      const lane = async () => {
+        for (let stream = queue.shift(); stream !== undefined; stream = queue.shift()) {
+          await drain({ endpointId: payload.endpointId, stream }, helpers);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(parallel, queue.length) }, lane));
+    });
 
   return {
     taskList: { webhook_fanout: makeWebhookFanoutTask(deps), webhook_deliver: deliver },

@@ -10,8 +10,9 @@ import {
   type SendRequestBody,
 } from "@mailroom/core/emails";
 import { isMailroomError, MailroomError } from "@mailroom/core/errors";
-import { injectTraceContext } from "@mailroom/core/telemetry";
+import { injectTraceContext, withChildSpan } from "@mailroom/core/telemetry";
 import { renderTemplateForSend } from "@mailroom/core/templates";
+import type { Span } from "@opentelemetry/api";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ApiDeps } from "../../../deps.ts";
 import { type ItemError, validateBatch } from "./batch.ts";
@@ -33,10 +34,11 @@ interface RequestContext {
   now: Date;
 }
 
-const contextOf = (request: FastifyRequest): RequestContext => ({
+// The jobs continue the trace from the request's `accept` span: request → accept → deliver → SMTP.
+const contextOf = (request: FastifyRequest, accept: Span): RequestContext => ({
   account: request.apiKey.account,
   apiKeyId: request.apiKey.keyId,
-  trace: injectTraceContext(request.span),
+  trace: injectTraceContext(accept),
   now: new Date(),
 });
 
@@ -85,13 +87,15 @@ export function sendRoutes(app: FastifyInstance, deps: ApiDeps): void {
       },
     },
     async (request) => {
-      const result = await queue.accept(
-        await toRequest(
-          deps,
-          authorize,
-          contextOf(request),
-          request.body,
-          request.headers["idempotency-key"],
+      const result = await withChildSpan("accept", request.span, async (span) =>
+        queue.accept(
+          await toRequest(
+            deps,
+            authorize,
+            contextOf(request, span),
+            request.body,
+            request.headers["idempotency-key"],
+          ),
         ),
       );
       if (result.status === "idempotency_key_mismatch")
@@ -123,52 +127,57 @@ export function sendRoutes(app: FastifyInstance, deps: ApiDeps): void {
       if (mode !== "strict" && mode !== "permissive") {
         throw new MailroomError("validation_error", "x-batch-validation: strict or permissive");
       }
-      const context = contextOf(request);
-      const errors: ItemError[] = [];
-      const accepted: { index: number; item: AcceptRequest }[] = [];
-      for (const { index, body, error } of validateBatch(request.body)) {
-        try {
-          if (error) throw error;
-          accepted.push({ index, item: await toRequest(deps, authorize, context, body as SendRequestBody) });
-        } catch (caught) {
-          if (!isMailroomError(caught)) throw caught;
-          if (mode === "strict") throw new MailroomError(caught.code, `[${index}].${caught.message}`);
-          errors.push({ index, error: caught.code, message: `[${index}].${caught.message}` });
+      return withChildSpan("accept", request.span, async (span) => {
+        const context = contextOf(request, span);
+        const errors: ItemError[] = [];
+        const accepted: { index: number; item: AcceptRequest }[] = [];
+        for (const { index, body, error } of validateBatch(request.body)) {
+          try {
+            if (error) throw error;
+            accepted.push({
+              index,
+              item: await toRequest(deps, authorize, context, body as SendRequestBody),
+            });
+          } catch (caught) {
+            if (!isMailroomError(caught)) throw caught;
+            if (mode === "strict") throw new MailroomError(caught.code, `[${index}].${caught.message}`);
+            errors.push({ index, error: caught.code, message: `[${index}].${caught.message}` });
+          }
         }
-      }
-      const results = await withTransaction(deps.pool, async (client) => {
-        const out = await acceptEmails(
-          client,
-          { hostname: deps.config.smtp.hostname },
-          accepted.map((a) => a.item),
-        );
-        const mismatch = out.findIndex((r) => r.status === "idempotency_key_mismatch");
-        // Strict means all or nothing: throwing rolls back every item of the batch.
-        if (mode === "strict" && mismatch >= 0) {
-          throw new MailroomError(
-            "idempotency_key_mismatch",
-            `[${accepted[mismatch]?.index}].idempotencyKey: ${MISMATCH}`,
+        const results = await withTransaction(deps.pool, async (client) => {
+          const out = await acceptEmails(
+            client,
+            { hostname: deps.config.smtp.hostname },
+            accepted.map((a) => a.item),
           );
-        }
-        return out;
+          const mismatch = out.findIndex((r) => r.status === "idempotency_key_mismatch");
+          // Strict means all or nothing: throwing rolls back every item of the batch.
+          if (mode === "strict" && mismatch >= 0) {
+            throw new MailroomError(
+              "idempotency_key_mismatch",
+              `[${accepted[mismatch]?.index}].idempotencyKey: ${MISMATCH}`,
+            );
+          }
+          return out;
+        });
+        count(results.filter((r) => r.status !== "idempotency_key_mismatch"));
+        const data: Array<Record<string, unknown>> = [...errors.map((e) => ({ ...e, status: "error" }))];
+        results.forEach((r, i) => {
+          const index = accepted[i]?.index;
+          if (r.status === "idempotency_key_mismatch") {
+            data.push({
+              index,
+              status: "error",
+              error: r.status,
+              message: `[${index}].idempotencyKey: ${MISMATCH}`,
+            });
+          } else {
+            data.push({ index, status: r.status, messageId: r.messageId });
+          }
+        });
+        data.sort((a, b) => Number(a.index) - Number(b.index));
+        return { data };
       });
-      count(results.filter((r) => r.status !== "idempotency_key_mismatch"));
-      const data: Array<Record<string, unknown>> = [...errors.map((e) => ({ ...e, status: "error" }))];
-      results.forEach((r, i) => {
-        const index = accepted[i]?.index;
-        if (r.status === "idempotency_key_mismatch") {
-          data.push({
-            index,
-            status: "error",
-            error: r.status,
-            message: `[${index}].idempotencyKey: ${MISMATCH}`,
-          });
-        } else {
-          data.push({ index, status: r.status, messageId: r.messageId });
-        }
-      });
-      data.sort((a, b) => Number(a.index) - Number(b.index));
-      return { data };
     },
   );
 }

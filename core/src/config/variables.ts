@@ -1,0 +1,95 @@
+import { CONFIG_DEFAULTS } from "./config.ts";
+
+/** The commands of the `mailroom` program, as far as configuration goes. */
+export type ProgramName = "run" | "api" | "worker" | "operator" | "migrate" | "keys" | "apply";
+
+const DB: ProgramName[] = ["run", "api", "worker", "operator", "migrate", "keys", "apply"];
+const RUNNING: ProgramName[] = ["run", "api", "worker", "operator"];
+const API: ProgramName[] = ["run", "api"];
+const WORKER: ProgramName[] = ["run", "worker"];
+const BOTH: ProgramName[] = ["run", "api", "worker"];
+
+/**
+ * Who reads each variable, with a one-line summary for `--help` (.env.example explains each one in full).
+ * config.test.ts fails when a variable of the schema is missing here.
+ */
+export const VARIABLES: Readonly<Record<string, { programs: ProgramName[]; help: string }>> = {
+  MAILROOM_DATA_DIR: { programs: DB, help: "local state: embedded Postgres, TLS, inbox" },
+  DATABASE_URL: { programs: DB, help: "Postgres URL; unset: the embedded Postgres" },
+  MAILROOM_DATABASE_POOL_SIZE: { programs: DB, help: "connections per program" },
+  MAILROOM_EMBEDDED_PG_PORT: { programs: DB, help: "port of the embedded Postgres" },
+  MAILROOM_API_HOST: { programs: API, help: "address of the HTTPS API" },
+  MAILROOM_API_PORT: { programs: API, help: "port of the HTTPS API" },
+  MAILROOM_TLS_CERT_FILE: { programs: API, help: "PEM certificate chain (run: a local CA)" },
+  MAILROOM_TLS_KEY_FILE: { programs: API, help: "PEM private key" },
+  MAILROOM_TLS_RELOAD_SECONDS: { programs: API, help: "re-read the TLS files this often; 0: never" },
+  MAILROOM_INTERNAL_HOST: { programs: RUNNING, help: "address of /metrics, /healthz, /readyz" },
+  MAILROOM_API_INTERNAL_PORT: { programs: API, help: "the API's internal port" },
+  MAILROOM_BODY_LIMIT_BYTES: { programs: API, help: "largest request body" },
+  MAILROOM_RATE_LIMIT_PER_KEY: { programs: API, help: "requests per second per key; 0: off" },
+  MAILROOM_RATE_LIMIT_PER_ACCOUNT: { programs: API, help: "requests per second per account; 0: off" },
+  MAILROOM_IDEMPOTENCY_RETENTION_HOURS: { programs: API, help: "how long an idempotencyKey is kept" },
+  MAILROOM_WORKER_CONCURRENCY: { programs: WORKER, help: "jobs one worker runs at once" },
+  MAILROOM_WORKER_INTERNAL_PORT: { programs: WORKER, help: "the worker's internal port" },
+  MAILROOM_WORKER_HEARTBEAT_SECONDS: { programs: WORKER, help: "how often a worker says it is alive" },
+  MAILROOM_WORKER_DEAD_AFTER_SECONDS: { programs: WORKER, help: "silence after which its jobs are retried" },
+  MAILROOM_SMTP_URL: { programs: WORKER, help: "relay: smtp://host:port or smtps://user:pass@host" },
+  MAILROOM_SMTP_CAPTURE_PORT: { programs: ["run"], help: "port of the local SMTP capture" },
+  MAILROOM_DELIVERY_MODE: { programs: WORKER, help: "relay (via the SMTP URL) or direct (to MX hosts)" },
+  MAILROOM_DIRECT_MAX_CONNECTIONS_PER_DOMAIN: { programs: WORKER, help: "direct: connections per domain" },
+  MAILROOM_DIRECT_ALLOWED_CIDRS: { programs: WORKER, help: "direct: private ranges an MX may be in" },
+  MAILROOM_RETRY_HORIZON_SECONDS: { programs: WORKER, help: "retry temporary failures this long" },
+  MAILROOM_RETRY_BASE_SECONDS: { programs: WORKER, help: "first retry delay, doubled each time" },
+  MAILROOM_DNS_SERVERS: {
+    programs: ["run", "api", "worker", "operator"],
+    help: "host:port,… for DNS; unset: system resolver",
+  },
+  MAILROOM_DNS_CACHE_SECONDS: { programs: WORKER, help: "direct: longest reuse of a DNS answer" },
+  MAILROOM_KEY_ENCRYPTION_KEY: {
+    programs: ["run", "api", "worker", "operator", "apply"],
+    help: "DKIM key-encryption key: 32 bytes, base64",
+  },
+  MAILROOM_KEY_ENCRYPTION_KEY_FILE: {
+    programs: ["run", "api", "worker", "operator", "apply"],
+    help: "a file holding that key",
+  },
+  MAILROOM_HOSTNAME: { programs: BOTH, help: "host name of generated Message-IDs" },
+  MAILROOM_ALLOW_UNVERIFIED_FROM: { programs: API, help: "accept any from-domain (run: true)" },
+  MAILROOM_OPERATOR_NAMESPACE: { programs: ["operator"], help: "namespace to watch; unset: all" },
+  MAILROOM_OPERATOR_LEASE_NAMESPACE: { programs: ["operator"], help: "where the leader Lease lives" },
+  MAILROOM_OPERATOR_IDENTITY: { programs: ["operator"], help: "name in the Lease; unset: host name" },
+  MAILROOM_OPERATOR_OWNER_REFERENCES: { programs: ["operator"], help: "generated Secrets owned by resource" },
+  MAILROOM_OPERATOR_INTERNAL_PORT: { programs: ["operator"], help: "the operator's internal port" },
+  MAILROOM_WEBHOOK_ALLOWED_CIDRS: {
+    programs: ["run", "api", "worker", "operator"],
+    help: "private ranges receivers may be in (run: loopback)",
+  },
+  MAILROOM_WEBHOOK_TIMEOUT_MS: { programs: WORKER, help: "timeout of one webhook POST" },
+  MAILROOM_WEBHOOK_DISABLE_AFTER_HOURS: { programs: WORKER, help: "disable an endpoint failing this long" },
+  MAILROOM_WEBHOOK_RETRY_SCHEDULE_MS: { programs: WORKER, help: "delays between attempts, comma-separated" },
+  MAILROOM_LOG_LEVEL: {
+    programs: ["run", "api", "worker", "operator", "apply"],
+    help: "fatal … trace, silent",
+  },
+  MAILROOM_OTEL_EXPORTER: { programs: BOTH, help: "traces: none, otlp or console" },
+  OTEL_EXPORTER_OTLP_ENDPOINT: { programs: BOTH, help: "OTLP collector URL" },
+  OTEL_SERVICE_NAME: { programs: BOTH, help: "service name of the traces" },
+};
+
+/** The `Environment:` section of a command's `--help`: what it reads, with each default. */
+export function environmentHelp(program: ProgramName): string {
+  const rows = Object.entries(VARIABLES)
+    .filter(([, v]) => v.programs.includes(program))
+    .map(([name, v]) => {
+      const value = CONFIG_DEFAULTS[name as keyof typeof CONFIG_DEFAULTS];
+      return { name, help: v.help, value: value === undefined ? "unset" : String(value) };
+    });
+  const width = Math.max(...rows.map((r) => r.name.length));
+  const helpWidth = Math.max(...rows.map((r) => r.help.length));
+  return [
+    "",
+    "Environment (default in brackets). A .env file in the working directory is read too; a variable set",
+    "in the real environment wins over it. .env.example explains every variable.",
+    ...rows.map((r) => `  ${r.name.padEnd(width)}  ${r.help.padEnd(helpWidth)}  [${r.value}]`),
+  ].join("\n");
+}

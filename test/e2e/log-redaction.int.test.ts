@@ -1,0 +1,95 @@
+import { createServer } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createKey } from "../../core/src/keys/index.ts";
+import { createTestDatabase, type TestDatabase } from "../support/db.ts";
+import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
+import { type ApiStack, captureLogs, startApiStack, startWorkerStack } from "../support/stack.ts";
+import { until } from "../support/wait.ts";
+
+// Spec §5.8: no key in any log. The API and the worker run with every log line captured (level trace);
+// keys travel where clients put them by mistake (query string, path, bodies that fail, a webhook URL), and
+// afterwards no line of either program holds a key's secret.
+const LOOPBACK = { MAILROOM_WEBHOOK_ALLOWED_CIDRS: "127.0.0.0/8" };
+const apiLogs = captureLogs();
+const workerLogs = captureLogs();
+let db: TestDatabase;
+let api: ApiStack;
+let sink: SmtpSink;
+
+/** A loopback port nobody listens on: the webhook receiver that refuses connections. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  sink = await startSmtpSink();
+  api = await startApiStack(db, { env: LOOPBACK, logger: apiLogs.logger });
+});
+afterAll(async () => {
+  await api.close();
+  await sink.close();
+  await db.drop();
+});
+
+describe("no key in any log", () => {
+  it("redacts keys from every URL, header, body error and webhook failure of a run", async () => {
+    const { fullKey: key } = await createKey(db.pool, {
+      account: "logs",
+      scopes: ["send", "webhooks"],
+      expires: "never",
+    });
+    const [, keyId, secret] = key.split("_") as [string, string, string];
+    const statuses = [
+      (await api.request("GET", `/v1/emails/${key}`, { key })).status,
+      (await api.request("GET", `/v1/emails?api_key=${key}`)).status,
+      (await api.request("GET", `/v1/emails?limit=1&api_key=${encodeURIComponent(key)}`, { key })).status,
+      (await api.request("GET", "/v1/emails", { headers: { authorization: `Bearer ${key}x` } })).status,
+      (await api.request("GET", "/v1/emails", { headers: { authorization: `Basic ${key}` } })).status,
+      (await api.request("POST", "/v1/send", { key, body: `{"from":"${key}", broken` })).status,
+      (
+        await api.request("POST", "/v1/send", {
+          key,
+          body: { from: key, to: `${key}@example.test`, subject: key, text: key },
+        })
+      ).status,
+    ];
+    expect(statuses.every((s) => s >= 400 && s < 500)).toBe(true);
+
+    // A webhook endpoint whose URL carries the key, refusing connections: the worker's failure is logged.
+    const hook = await api.request("POST", "/v1/webhooks", {
+      key,
+      body: { url: `http://127.0.0.1:${await closedPort()}/hook?token=${key}`, events: ["email.queued"] },
+    });
+    expect(hook.status, hook.text).toBe(201);
+    const sent = await api.request("POST", "/v1/send", {
+      key,
+      body: { from: "a@acme.test", to: "b@example.test", subject: "s", text: "t" },
+    });
+    expect(sent.status).toBe(200);
+    const worker = await startWorkerStack(db, sink.url, LOOPBACK, { logger: workerLogs.logger });
+    try {
+      await sink.waitFor(1);
+      const attempts = await until(
+        async () => (await db.pool.query("select 1 from webhook_attempts")).rowCount ?? 0,
+        (n) => n > 0,
+        20_000,
+      );
+      expect(attempts).toBeGreaterThan(0);
+    } finally {
+      await worker.stop();
+    }
+
+    const lines = [...apiLogs.lines, ...workerLogs.lines];
+    expect(lines.filter((l) => l.includes(secret))).toEqual([]);
+    // The lines that would have held the key are there, with the key id kept and the secret gone.
+    const api_ = apiLogs.lines.join("\n");
+    expect(api_).toContain(`/v1/emails/mrk_${keyId}_[redacted]`);
+    expect(api_).toContain(`api_key=mrk_${keyId}_[redacted]`);
+    expect(workerLogs.lines.some((l) => l.includes("webhook delivery"))).toBe(true);
+  });
+});
