@@ -83,15 +83,11 @@ export async function startWorkerProgram(
   kek: Buffer,
 ): Promise<Program> {
   const { createSigner, createTransport, startWorker } = await import("@mailroom/worker");
-  // Each concurrent job holds a client while it records its outcome; keep a few spare for the runner itself.
+  // Each concurrent job holds a client while it records its outcome; keep a few spare for the runners
+  // themselves (one LISTEN connection each, the heartbeat).
+  const slots = config.worker.concurrency + config.worker.backgroundConcurrency;
   const pool = openPool(
-    {
-      ...config,
-      database: {
-        ...config.database,
-        poolSize: Math.max(config.database.poolSize, config.worker.concurrency + 4),
-      },
-    },
+    { ...config, database: { ...config.database, poolSize: Math.max(config.database.poolSize, slots + 4) } },
     databaseUrl,
     "mailroom-worker",
     (e) => logger.warn({ err: e }, "idle client error"),
@@ -109,7 +105,9 @@ export async function startWorkerProgram(
     host: config.internalHost,
     port: config.worker.internalPort,
     registry: metrics.registry,
-    ready: () => databaseReady(pool),
+    // Ready only while its runners really run: a worker whose runner ended (it is being restarted) or whose
+    // database is away takes no job, and says so.
+    ready: async () => worker.isRunning() && (await databaseReady(pool)),
   });
   const smtpTarget = new URL(config.smtp.url);
   const via =

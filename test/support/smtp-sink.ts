@@ -6,6 +6,8 @@ export interface ReceivedMessage {
   envelope: { from: string; to: string[] };
   raw: Buffer;
   parsed: Email;
+  /** When the sink accepted it (ms since the epoch). */
+  receivedAt: number;
 }
 
 /** How the sink answers one recipient: accept, or an SMTP code with text (4xx temporary, 5xx permanent). */
@@ -76,6 +78,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
               },
               raw,
               parsed,
+              receivedAt: Date.now(),
             });
             for (const w of waiters.splice(0)) w();
             callback(null, "accepted by sink");

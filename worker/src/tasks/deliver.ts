@@ -1,4 +1,10 @@
-import { createDeliveryStore, type DeliverPayload, loadAttachments } from "@mailroom/core/emails";
+import { isDatabaseUnavailable } from "@mailroom/core/db";
+import {
+  type AttemptResult,
+  createDeliveryStore,
+  type DeliverPayload,
+  loadAttachments,
+} from "@mailroom/core/emails";
 import { withSpanFromCarrier } from "@mailroom/core/telemetry";
 import type { Task } from "graphile-worker";
 import { composeMessage } from "../compose.ts";
@@ -50,10 +56,37 @@ export function makeDeliverTask(deps: WorkerDeps): Task<"deliver"> {
           messageId: email.messageIdHeader,
         });
         stopTimer();
-        const result = await store.record({ claimed, outcomes, policy: deps.config.delivery.retry });
+        const handedOverAt = performance.now();
+        const result = await recordWhileDatabaseAway(() =>
+          store.record({ claimed, outcomes, policy: deps.config.delivery.retry }),
+        );
+        deps.metrics.handoverToRecord.observe((performance.now() - handedOverAt) / 1000);
         deps.metrics.deliveryOutcomes.inc({ outcome: result.status });
         span.setAttribute("mailroom.outcome", result.status);
       },
     );
   };
+}
+
+/** How long a delivery keeps its outcome in hand while Postgres is away, and how often it tries again. */
+const RECORD_PATIENCE_MS = 120_000;
+const RECORD_RETRY_MS = 250;
+
+/**
+ * Records an attempt the receiver has already answered. Until it is recorded the email stays `sending`, and
+ * a `sending` email is sent again by whoever runs its job next: the one window for a duplicate (issue 15).
+ * Failing the task while the database is briefly away would open that window as wide as the outage, so the
+ * outcome is kept and the record retried every quarter second until the database answers again (bounded,
+ * after which the task fails and the job's retry re-sends, at least once).
+ */
+async function recordWhileDatabaseAway(record: () => Promise<AttemptResult>): Promise<AttemptResult> {
+  const giveUpAt = Date.now() + RECORD_PATIENCE_MS;
+  for (;;) {
+    try {
+      return await record();
+    } catch (error) {
+      if (!isDatabaseUnavailable(error) || Date.now() > giveUpAt) throw error;
+      await new Promise((resolve) => setTimeout(resolve, RECORD_RETRY_MS));
+    }
+  }
 }
