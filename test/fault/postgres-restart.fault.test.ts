@@ -23,11 +23,11 @@ describe("Postgres killed (-9) and restarted under load, two workers", () => {
     const api = await world.api();
     const workers = [await world.worker("worker-a"), await world.worker("worker-b")];
     const load = startLoad(api.apiUrl, world.ca, world.key);
-    await eventually(async () => world.sink.messages.length >= 100, 30_000);
+    await eventually(async () => world.sink.messages.length >= 50, 30_000);
 
     world.cluster.kill();
     const notReady = new Set<string>();
-    const outageEnds = Date.now() + 8_000;
+    const outageEnds = Date.now() + 5_000;
     while (Date.now() < outageEnds) {
       for (const w of workers) if (!(await w.ready())) notReady.add(w.name);
       await sleep(250);
@@ -37,7 +37,7 @@ describe("Postgres killed (-9) and restarted under load, two workers", () => {
     const deliveredBefore = await Promise.all(
       workers.map((w) => w.metric("mailroom_delivery_outcomes_total")),
     );
-    await sleep(10_000);
+    await sleep(5_000);
     await load.stop();
 
     const figures = await awaitDeliveries(
@@ -50,6 +50,8 @@ describe("Postgres killed (-9) and restarted under load, two workers", () => {
     expect(figures.missing).toEqual([]);
     expect([...notReady].sort()).toEqual(["worker-a", "worker-b"]);
     for (const w of workers) expect(await w.ready(), `${w.name} ready again`).toBe(true);
+    // Went on by itself: no worker process exited (graphile-worker's unhandled local-queue rejection did).
+    for (const w of workers) expect(w.restarts, `${w.name} exited`).toBe(0);
     // Not stuck: each worker delivered again after the outage.
     const deliveredAfter = await Promise.all(
       workers.map((w) => w.metric("mailroom_delivery_outcomes_total")),

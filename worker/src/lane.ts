@@ -22,7 +22,10 @@ export interface Lane {
   readonly name: string;
   /** True while its runner is up; false from the moment it stops until a new one runs. */
   isRunning(): boolean;
-  /** Ids its live runner locks jobs under (its workers' and, with a local queue, its pool's). */
+  /**
+   * Ids to beat for: those its live runner locks jobs under (its workers' and, with a local queue, its
+   * pool's), and those of an ended runner's workers still running a job.
+   */
   lockIds(): readonly string[];
   stop(): Promise<void>;
 }
@@ -52,6 +55,9 @@ export function graphileWorkerOptions(options: {
   };
 }
 
+/** Longest an ended runner's busy worker keeps its job locked (every task is bounded well below this). */
+const BUSY_RELEASE_CAP_MS = 5 * 60_000;
+
 /**
  * Waits before the n-th restart of a runner (1-based): 0.5 s doubling up to 4 s, so a worker is back at most
  * a few seconds after its database, and one attempt costs a refused connection.
@@ -60,14 +66,43 @@ function restartDelayMs(restart: number): number {
   return Math.min(4_000, 500 * 2 ** Math.max(0, restart - 1));
 }
 
+let localQueueGuardInstalled = false;
+const LOCAL_QUEUE_RETURN_FAILURE = "Error occurred whilst returning jobs from local queue to database queue";
+
+/**
+ * graphile-worker 0.17 can reject a promise nobody handles when a pool is released while its local queue holds
+ * prefetched jobs and the database is away: `setModeReleased` switches to RELEASED before `returnJobs` hands
+ * its attempt to `background`, which then throws ("Cannot background something when the queue is already
+ * released") and leaves the attempt's rejection ("Error occurred whilst returning jobs from local queue to
+ * database queue: connect ECONNREFUSED") unhandled: Node ends the process (issue 15: one worker exited this
+ * way). The lane has already replaced that runner and releases the pool's locks through the heartbeat, so
+ * that one rejection is logged; every other unhandled rejection still ends the process as Node would.
+ */
+function tolerateLocalQueueReturnFailure(logger: PinoLogger): void {
+  if (localQueueGuardInstalled) return;
+  localQueueGuardInstalled = true;
+  process.on("unhandledRejection", (reason) => {
+    if (reason instanceof Error && reason.message.startsWith(LOCAL_QUEUE_RETURN_FAILURE)) {
+      logger.warn(
+        { err: reason },
+        "graphile-worker could not return prefetched jobs; the heartbeat releases them",
+      );
+      return;
+    }
+    throw reason;
+  });
+}
+
 /**
  * Runs one lane's graphile-worker runner and keeps it running. graphile-worker ends a runner for good on some
  * database errors: a batch of completions it cannot write ("queue is in an inconsistent state") shuts the
  * pool down, and returning its prefetched jobs then fails too and rejects the runner's promise. Nothing in
  * graphile-worker starts it again, so a process that outlived the outage sat idle with its jobs locked
- * (issue 15). Here the end of a runner is seen at once: its lock ids are handed to `onDead` (the heartbeat
- * stops beating for them and unlocks their jobs as soon as the database answers) and a new runner starts,
- * retrying with backoff while the database is still away.
+ * (issue 15). Here the end of a runner is seen at once and a new runner starts, retrying with backoff while
+ * the database is still away. The ended runner's lock ids go to `onDead` (the heartbeat unlocks their jobs
+ * as soon as the database answers), each worker's only once the job it is running has ended: a delivery
+ * waiting to record what the receiver answered must record it before anyone may take its job again, or the
+ * email is sent twice. (Tasks are bounded; `BUSY_RELEASE_CAP_MS` guards against one that is not.)
  */
 export async function startLane(
   spec: LaneSpec,
@@ -75,8 +110,6 @@ export async function startLane(
     pool: Pool;
     logger: PinoLogger;
     pollIntervalMs?: number | undefined;
-    /** Longest wait for an ended runner to settle before its jobs are released anyway. */
-    releaseGraceMs: number;
   },
   onDead: (lockIds: readonly string[]) => void,
 ): Promise<Lane> {
@@ -86,12 +119,26 @@ export async function startLane(
   let restarts = 0;
   let retry: NodeJS.Timeout | undefined;
   const log = deps.logger.child({ lane: spec.name });
+  tolerateLocalQueueReturnFailure(deps.logger);
+  // Workers (of any runner of this lane, ended ones included) running a job right now.
+  const busy = new Set<string>();
+  // Workers of ended runners whose ids are released when their job ends.
+  const releaseWhenIdle = new Set<string>();
+  const releaseNow = (workerIds: readonly string[]) => {
+    for (const id of workerIds) releaseWhenIdle.delete(id);
+    if (workerIds.length > 0) onDead(workerIds);
+  };
 
   const launch = async (): Promise<Runner> => {
     const events: WorkerEvents = new EventEmitter();
     const mine: string[] = [];
     let started: Runner | undefined;
     events.on("worker:create", ({ worker }) => mine.push(worker.workerId));
+    events.on("job:start", ({ worker }) => busy.add(worker.workerId));
+    events.on("job:complete", ({ worker }) => {
+      busy.delete(worker.workerId);
+      if (releaseWhenIdle.has(worker.workerId)) releaseNow([worker.workerId]);
+    });
     // With a local queue the pool itself locks the jobs it fetches ahead: they are released like its workers'.
     events.on("pool:create", ({ workerPool }) => mine.push(workerPool.id));
     // A pool that shuts down without being asked to (a completion or failure it could not write) takes no job
@@ -122,13 +169,14 @@ export async function startLane(
     runner = undefined;
     ids = [];
     log.error({ err: error }, `the ${spec.name} runner stopped on its own; starting a new one`);
-    // Its jobs are released once it has settled (what it still runs finishes first), or after the grace.
-    const settled = which.promise.then(
-      () => {},
-      () => {},
-    );
-    const grace = new Promise((resolve) => setTimeout(resolve, deps.releaseGraceMs).unref());
-    void Promise.race([settled, grace]).then(() => onDead(lockIds));
+    const running = lockIds.filter((id) => busy.has(id));
+    for (const id of running) releaseWhenIdle.add(id);
+    releaseNow(lockIds.filter((id) => !busy.has(id)));
+    if (running.length > 0)
+      setTimeout(
+        () => releaseNow(running.filter((id) => releaseWhenIdle.has(id))),
+        BUSY_RELEASE_CAP_MS,
+      ).unref();
     scheduleStart();
   };
 
@@ -159,7 +207,7 @@ export async function startLane(
   return {
     name: spec.name,
     isRunning: () => runner !== undefined,
-    lockIds: () => ids,
+    lockIds: () => [...ids, ...releaseWhenIdle],
     stop: async () => {
       stopping = true;
       clearTimeout(retry);

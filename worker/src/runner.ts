@@ -33,7 +33,7 @@ export async function startWorker(
     timeoutMs: deps.config.webhooks.timeoutMs,
   });
   const lanes: Lane[] = [];
-  const liveIds = () => lanes.filter((l) => l.isRunning()).flatMap((l) => l.lockIds());
+  const liveIds = () => lanes.flatMap((l) => l.lockIds());
   const heartbeat = startHeartbeat(deps.pool, deps.logger, {
     intervalMs: deps.config.worker.heartbeatSeconds * 1000,
     deadAfterMs: deps.config.worker.deadAfterSeconds * 1000,
@@ -43,7 +43,6 @@ export async function startWorker(
     pool: deps.pool,
     logger: deps.logger,
     pollIntervalMs: options.pollIntervalMs,
-    releaseGraceMs: deps.config.worker.deadAfterSeconds * 1000,
   };
   const onDead = (ids: readonly string[]) => heartbeat.release(ids);
   try {

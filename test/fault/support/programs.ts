@@ -26,6 +26,8 @@ export interface Program {
   ready(): Promise<boolean>;
   /** A counter's total over its label sets, from `/metrics` (0 when unreachable). */
   metric(name: string): Promise<number>;
+  /** The sample lines of `/metrics` whose name starts with `prefix` ("" when unreachable). */
+  samples(prefix: string): Promise<string[]>;
   stop(): Promise<void>;
 }
 
@@ -96,17 +98,19 @@ export function startProgram(options: {
       }
     },
     async metric(name) {
+      let total = 0;
+      for (const line of await program.samples(name)) {
+        if (line.startsWith(`${name}{`) || line.startsWith(`${name} `))
+          total += Number(line.split(" ").at(-1));
+      }
+      return total;
+    },
+    async samples(prefix) {
       try {
         const res = await fetch(`${internal}/metrics`, { signal: AbortSignal.timeout(2_000) });
-        const text = await res.text();
-        let total = 0;
-        for (const line of text.split("\n")) {
-          if (line.startsWith(`${name}{`) || line.startsWith(`${name} `))
-            total += Number(line.split(" ").at(-1));
-        }
-        return total;
+        return (await res.text()).split("\n").filter((line) => line.startsWith(prefix));
       } catch {
-        return 0;
+        return [];
       }
     },
     async stop() {

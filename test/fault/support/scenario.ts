@@ -51,6 +51,7 @@ export async function startScenario(name: string): Promise<Scenario> {
     MAILROOM_TLS_KEY_FILE: tls.keyFile,
     MAILROOM_ALLOW_UNVERIFIED_FROM: "true",
     MAILROOM_WORKER_CONCURRENCY: "8",
+    MAILROOM_RETRY_BASE_SECONDS: "1",
     MAILROOM_LOG_LEVEL: "warn",
     MAILROOM_DATA_DIR: path.join(dir, "data"),
     ...FAST_RECOVERY,
@@ -107,7 +108,7 @@ export function startLoad(
   let refused = 0;
   let inFlight = 0;
   let sequence = 0;
-  const perBatch = options.perBatch ?? 10;
+  const perBatch = options.perBatch ?? 5;
   const send = async () => {
     inFlight += 1;
     try {
@@ -141,7 +142,7 @@ export function startLoad(
   };
   const timer = setInterval(() => {
     if (inFlight < 4) void send();
-  }, options.everyMs ?? 200);
+  }, options.everyMs ?? 250);
   return {
     accepted,
     refused: () => refused,
@@ -234,4 +235,31 @@ export async function eventually(check: () => Promise<boolean>, timeoutMs: numbe
     if (Date.now() > deadline) return false;
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/**
+ * The duplicate window as the workers measured it (`mailroom_delivery_unrecorded_seconds`: the receiver's
+ * answer to the record in Postgres), over every worker of the run: count, mean, and the bucket bound under
+ * which 99 % of the handovers were recorded. Printed with the fault's figures.
+ */
+export async function reportUnrecordedWindow(fault: string, workers: readonly Program[]): Promise<void> {
+  const name = "mailroom_delivery_unrecorded_seconds";
+  const buckets = new Map<number, number>();
+  let count = 0;
+  let sum = 0;
+  for (const w of workers) {
+    for (const line of await w.samples(name)) {
+      const value = Number(line.split(" ").at(-1));
+      const le = /le="([^"]+)"/.exec(line)?.[1];
+      if (line.startsWith(`${name}_bucket`) && le)
+        buckets.set(Number(le), (buckets.get(Number(le)) ?? 0) + value);
+      else if (line.startsWith(`${name}_count`)) count += value;
+      else if (line.startsWith(`${name}_sum`)) sum += value;
+    }
+  }
+  const p99 = [...buckets].sort(([a], [b]) => a - b).find(([, n]) => n >= 0.99 * count)?.[0];
+  process.stdout.write(
+    `[fault] ${fault}: handover → recorded over ${count} handovers: mean ${((sum / Math.max(1, count)) * 1000).toFixed(1)} ms, ` +
+      `p99 ≤ ${p99 === undefined ? "?" : `${p99 * 1000} ms`}\n`,
+  );
 }

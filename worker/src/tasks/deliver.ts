@@ -34,7 +34,7 @@ export function makeDeliverTask(deps: WorkerDeps): Task<"deliver"> {
       payload.trace,
       { "mailroom.email_id": payload.emailId },
       async (span) => {
-        const claimed = await store.claim(payload.emailId);
+        const claimed = await whileDatabaseAway(() => store.claim(payload.emailId));
         if (claimed.outcome !== "send") {
           span.setAttribute(
             "mailroom.outcome",
@@ -57,7 +57,7 @@ export function makeDeliverTask(deps: WorkerDeps): Task<"deliver"> {
         });
         stopTimer();
         const handedOverAt = performance.now();
-        const result = await recordWhileDatabaseAway(() =>
+        const result = await whileDatabaseAway(() =>
           store.record({ claimed, outcomes, policy: deps.config.delivery.retry }),
         );
         deps.metrics.handoverToRecord.observe((performance.now() - handedOverAt) / 1000);
@@ -68,25 +68,27 @@ export function makeDeliverTask(deps: WorkerDeps): Task<"deliver"> {
   };
 }
 
-/** How long a delivery keeps its outcome in hand while Postgres is away, and how often it tries again. */
-const RECORD_PATIENCE_MS = 120_000;
-const RECORD_RETRY_MS = 250;
+/** How long a delivery waits for Postgres to come back, and how often it tries again meanwhile. */
+const PATIENCE_MS = 120_000;
+const RETRY_MS = 250;
 
 /**
- * Records an attempt the receiver has already answered. Until it is recorded the email stays `sending`, and
- * a `sending` email is sent again by whoever runs its job next: the one window for a duplicate (issue 15).
- * Failing the task while the database is briefly away would open that window as wide as the outage, so the
- * outcome is kept and the record retried every quarter second until the database answers again (bounded,
- * after which the task fails and the job's retry re-sends, at least once).
+ * Runs a delivery's statement, waiting out a database that is briefly away instead of failing the task. For
+ * the record this closes the duplicate window: until an attempt the receiver has answered is recorded, the
+ * email stays `sending`, and a `sending` email is sent again by whoever runs its job next, so failing the task
+ * during an outage would open that window as wide as the outage (issue 15). For the claim it keeps the job
+ * out of graphile-worker's exponential backoff, which after a few failed attempts during an outage would hold
+ * the email back for minutes after the database returned. Bounded: past the patience the error goes to
+ * graphile-worker, whose retry sends at least once.
  */
-async function recordWhileDatabaseAway(record: () => Promise<AttemptResult>): Promise<AttemptResult> {
-  const giveUpAt = Date.now() + RECORD_PATIENCE_MS;
+async function whileDatabaseAway<T>(statement: () => Promise<T>): Promise<T> {
+  const giveUpAt = Date.now() + PATIENCE_MS;
   for (;;) {
     try {
-      return await record();
+      return await statement();
     } catch (error) {
       if (!isDatabaseUnavailable(error) || Date.now() > giveUpAt) throw error;
-      await new Promise((resolve) => setTimeout(resolve, RECORD_RETRY_MS));
+      await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
     }
   }
 }
