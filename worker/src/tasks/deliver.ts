@@ -1,10 +1,5 @@
 import { isDatabaseUnavailable } from "@mailroom/core/db";
-import {
-  type AttemptResult,
-  createDeliveryStore,
-  type DeliverPayload,
-  loadAttachments,
-} from "@mailroom/core/emails";
+import { createDeliveryStore, type DeliverPayload, loadAttachments } from "@mailroom/core/emails";
 import { withSpanFromCarrier } from "@mailroom/core/telemetry";
 import type { Task } from "graphile-worker";
 import { composeMessage } from "../compose.ts";
