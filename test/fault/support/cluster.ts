@@ -69,7 +69,7 @@ export async function startFaultCluster(): Promise<FaultCluster> {
 
 /** A small pool for the test's own reads (counts, locks); it survives outages by reconnecting per query. */
 export function openProbe(url: string): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max: 2, connectionTimeoutMillis: 2_000 });
+  const pool = new pg.Pool({ connectionString: url, max: 2, connectionTimeoutMillis: 15_000 });
   pool.on("error", () => {});
   return pool;
 }
