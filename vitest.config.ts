@@ -1,8 +1,10 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
     include: ["{core,api,worker,operator,smtp,console,cli}/src/**/*.test.ts", "test/**/*.test.ts"],
+    // The fault suite has its own config and target (`make test-faults`).
+    exclude: [...configDefaults.exclude, "test/fault/**"],
     globalSetup: ["test/support/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,

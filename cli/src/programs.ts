@@ -91,8 +91,10 @@ export async function startWorkerProgram(
   kek: Buffer,
 ): Promise<Program> {
   const { createSigner, createTransport, startWorker } = await import("@mailroom/worker");
-  // Each concurrent job holds a client while it records its outcome; keep a few spare for the runner itself.
-  const poolSize = Math.max(config.database.poolSize, config.worker.concurrency + 4);
+  // Each concurrent job holds a client while it records its outcome; keep a few spare for the runners
+  // themselves (one LISTEN connection each, the heartbeat).
+  const slots = config.worker.concurrency + config.worker.backgroundConcurrency;
+  const poolSize = Math.max(config.database.poolSize, slots + 4);
   const pool = openPool(
     { ...config, database: { ...config.database, poolSize } },
     databaseUrl,
@@ -115,7 +117,9 @@ export async function startWorkerProgram(
     host: config.internalHost,
     port: config.worker.internalPort,
     registry: metrics.registry,
-    ready: () => databaseReady(pool),
+    // Ready only while its runners really run: a worker whose runner ended (it is being restarted) or whose
+    // database is away takes no job, and says so.
+    ready: async () => worker.isRunning() && (await databaseReady(pool)),
   });
   const smtpTarget = new URL(config.smtp.url);
   const via =

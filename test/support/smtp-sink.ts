@@ -7,6 +7,8 @@ export interface ReceivedMessage {
   envelope: { from: string; to: string[] };
   raw: Buffer;
   parsed: Email;
+  /** When the sink accepted it (ms since the epoch). */
+  receivedAt: number;
 }
 
 /** How the sink answers one recipient: accept, or an SMTP code with text (4xx temporary, 5xx permanent). */
@@ -82,6 +84,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
               },
               raw,
               parsed,
+              receivedAt: Date.now(),
             });
             for (const w of waiters.splice(0)) w();
             callback(null, "accepted by sink");
@@ -91,6 +94,9 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       });
     },
   });
+  // A client that vanishes mid-session (a worker killed with -9) resets its socket; smtp-server reports that
+  // as a server error, which is no fault of the sink's.
+  server.on("error", () => {});
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   sink.port = (server.server.address() as AddressInfo).port;
   sink.url = `smtp://127.0.0.1:${sink.port}`;

@@ -2,31 +2,48 @@ import type { Pool } from "@mailroom/core/db";
 import type { Logger } from "@mailroom/core/telemetry";
 
 export interface Heartbeat {
-  /** Ids of this process's graphile-worker workers (filled as the pool creates them). */
-  workerIds: Set<string>;
-  stop(): Promise<void>;
+  /**
+   * Lock ids of a runner of this process that ended: no longer beaten for, and their jobs unlocked at once
+   * (or as soon as the database answers again), instead of after `deadAfterMs`.
+   */
+  release(lockIds: readonly string[]): void;
+  /** Stops beating and forgets `lockIds` (a clean shutdown's runners: nothing of theirs is left locked). */
+  stop(lockIds: readonly string[]): Promise<void>;
 }
 
 /**
  * Crash recovery well inside a minute instead of graphile-worker's four-hour lock timeout. Every process
- * beats for its workers; every process also looks for workers whose beat is stale (their process died, e.g.
- * killed mid-delivery) and force-unlocks their jobs, so another worker retries them at once. An email caught
- * mid-handover is still `sending` and is claimed again; its stable Message-ID lets the receiver recognise a
- * repeat. Jobs locked by a worker that never beat at all are unlocked once their lock is older than the limit.
+ * beats for the lock ids of its live runners only (`liveIds`), so a runner that ended stops vouching for its
+ * jobs even though its process lives on; every process also looks for lock ids whose beat is stale (their
+ * process died, e.g. killed mid-delivery) and force-unlocks their jobs, so another worker retries them at
+ * once. An email caught mid-handover is still `sending` and is claimed again; its stable Message-ID lets the
+ * receiver recognise a repeat. Jobs locked by ids that never beat at all are unlocked once their lock is older
+ * than the limit.
  */
 export function startHeartbeat(
   pool: Pool,
   logger: Logger,
-  options: { intervalMs: number; deadAfterMs: number },
+  options: { intervalMs: number; deadAfterMs: number; liveIds: () => readonly string[] },
 ): Heartbeat {
-  const workerIds = new Set<string>();
-  let running: Promise<void> = Promise.resolve();
+  const released = new Set<string>();
+  let running: Promise<void> | undefined;
+  const unlock = async (ids: string[]) => {
+    await pool.query(`select graphile_worker.force_unlock_workers($1::text[])`, [ids]);
+    await pool.query(`delete from worker_heartbeats where worker_id = any($1::text[])`, [ids]);
+  };
   const beat = async () => {
-    if (workerIds.size > 0) {
+    if (released.size > 0) {
+      const ids = [...released];
+      await unlock(ids);
+      for (const id of ids) released.delete(id);
+      logger.warn({ workers: ids }, "unlocked the jobs of this process's runner that ended");
+    }
+    const live = options.liveIds();
+    if (live.length > 0) {
       await pool.query(
         `insert into worker_heartbeats (worker_id, beat_at) select unnest($1::text[]), now()
          on conflict (worker_id) do update set beat_at = now()`,
-        [[...workerIds]],
+        [live],
       );
     }
     const { rows } = await pool.query<{ worker_id: string }>(
@@ -37,24 +54,32 @@ export function startHeartbeat(
          and not exists (select 1 from worker_heartbeats h where h.worker_id = j.locked_by)`,
       [options.deadAfterMs / 1000],
     );
-    const dead = rows.map((r) => r.worker_id).filter((id) => !workerIds.has(id));
+    const dead = rows.map((r) => r.worker_id).filter((id) => !live.includes(id));
     if (dead.length === 0) return;
-    await pool.query(`select graphile_worker.force_unlock_workers($1::text[])`, [dead]);
-    await pool.query(`delete from worker_heartbeats where worker_id = any($1::text[])`, [dead]);
+    await unlock(dead);
     logger.warn({ workers: dead }, "unlocked the jobs of workers that stopped beating");
   };
-  const timer = setInterval(() => {
-    running = beat().catch((error: unknown) => logger.warn({ err: error }, "heartbeat failed"));
-  }, options.intervalMs);
+  // One beat at a time: against a database that does not answer, beats would otherwise pile up.
+  const tick = () => {
+    running ??= beat()
+      .catch((error: unknown) => logger.warn({ err: error }, "heartbeat failed"))
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  const timer = setInterval(tick, options.intervalMs);
   timer.unref();
   return {
-    workerIds,
-    stop: async () => {
+    release: (lockIds) => {
+      for (const id of lockIds) released.add(id);
+      tick();
+    },
+    stop: async (lockIds) => {
       clearInterval(timer);
       await running;
-      if (workerIds.size > 0) {
+      if (lockIds.length > 0) {
         await pool
-          .query(`delete from worker_heartbeats where worker_id = any($1::text[])`, [[...workerIds]])
+          .query(`delete from worker_heartbeats where worker_id = any($1::text[])`, [lockIds])
           .catch(() => {});
       }
     },

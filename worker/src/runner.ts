@@ -1,56 +1,26 @@
-import { EventEmitter } from "node:events";
-import type { Logger as PinoLogger } from "@mailroom/core/telemetry";
-import { Logger, type Runner, type RunnerOptions, run, type WorkerEvents } from "graphile-worker";
 import type { WorkerDeps } from "./deps.ts";
 import { startHeartbeat } from "./heartbeat.ts";
+import { type Lane, startLane } from "./lane.ts";
 import { makeDeliverTask } from "./tasks/deliver.ts";
 import { makePurgeTask } from "./tasks/purge.ts";
 import { makeRecheckDomainsTask } from "./tasks/recheck-domains.ts";
 import { makeWebhookTasks } from "./tasks/webhook-deliver.ts";
 
-function graphileLogger(logger: PinoLogger): Logger {
-  return new Logger((scope) => (level, message, meta) => {
-    const fields = { scope, ...(meta ?? {}) };
-    if (level === "error") logger.error(fields, message);
-    else if (level === "warning") logger.warn(fields, message);
-    else if (level === "info") logger.info(fields, message);
-    else logger.debug(fields, message);
-  });
-}
-
-/**
- * The graphile-worker settings of every Mailroom worker, shared with bench/webhooks.ts so that its figure
- * describes what ships. Jobs are fetched in batches (one query locks up to `concurrency` ready jobs) and
- * completed in batches: per job, one `get_job` and one `complete_job` round trip cost the database more than
- * the delivery's own statements. A crash between a task's end and its batched completion re-runs the task,
- * which every task tolerates (a delivery re-claims and skips an email already delivered).
- */
-export function graphileWorkerOptions(options: {
-  concurrency: number;
-  /** Fallback poll for jobs (default 2 s); new jobs are announced by LISTEN/NOTIFY. */
-  pollIntervalMs?: number | undefined;
-}): Pick<RunnerOptions, "concurrency" | "pollInterval" | "preset"> {
-  return {
-    concurrency: options.concurrency,
-    pollInterval: options.pollIntervalMs ?? 2_000,
-    preset: {
-      worker: {
-        localQueue: { size: options.concurrency },
-        completeJobBatchDelay: 0,
-        failJobBatchDelay: 0,
-      },
-    },
-  };
-}
+export { graphileWorkerOptions } from "./lane.ts";
 
 export interface WorkerHandle {
-  runner: Runner;
+  /** True while every lane's runner is running (readiness adds that the database answers). */
+  isRunning(): boolean;
   stop(): Promise<void>;
 }
 
 /**
- * Starts graphile-worker on the shared pool with Mailroom's tasks. Signals are left to the program, which
- * stops the runner gracefully (in-flight deliveries finish) on SIGTERM/SIGINT.
+ * Starts Mailroom's two lanes on the shared pool (ADR 0012): `delivery` runs only `deliver` jobs with
+ * `worker.concurrency` slots; `background` runs webhooks, their fan-out and the periodic jobs with slots of
+ * its own, so no amount of webhook work (a receiver that times out, thousands of retries) takes a slot a
+ * delivery needs, and a delivery backlog does not starve webhooks. Each lane's runner is kept running (see
+ * `startLane`); the heartbeat beats only for runners that are up. Signals are left to the program, which stops
+ * the lanes gracefully (in-flight jobs finish) on SIGTERM/SIGINT.
  */
 export async function startWorker(
   deps: WorkerDeps,
@@ -63,38 +33,60 @@ export async function startWorker(
     timeoutMs: deps.config.webhooks.timeoutMs,
     metrics: deps.metrics,
   });
+  const lanes: Lane[] = [];
+  const liveIds = () => lanes.flatMap((l) => l.lockIds());
   const heartbeat = startHeartbeat(deps.pool, deps.logger, {
     intervalMs: deps.config.worker.heartbeatSeconds * 1000,
     deadAfterMs: deps.config.worker.deadAfterSeconds * 1000,
+    liveIds,
   });
-  const events: WorkerEvents = new EventEmitter();
-  events.on("worker:create", ({ worker }) => heartbeat.workerIds.add(worker.workerId));
-  // With a local queue the pool itself locks the jobs it fetches ahead: it beats too, so a dead process's
-  // prefetched jobs are unlocked like its running ones.
-  events.on("pool:create", ({ workerPool }) => heartbeat.workerIds.add(workerPool.id));
-  const runner = await run({
-    pgPool: deps.pool,
-    events,
-    ...graphileWorkerOptions({
-      concurrency: deps.config.worker.concurrency,
-      pollIntervalMs: options.pollIntervalMs,
-    }),
-    noHandleSignals: true,
-    logger: graphileLogger(deps.logger),
-    // Periodic jobs live here, not in a crontab file; `?max=1` skips runs missed while no worker was up.
-    crontab: ["*/5 * * * * purge_expired ?max=1", "* * * * * recheck_domains ?max=1"].join("\n"),
-    taskList: {
-      deliver: makeDeliverTask(deps),
-      purge_expired: makePurgeTask(deps),
-      recheck_domains: makeRecheckDomainsTask(deps),
-      ...webhooks.taskList,
-    },
-  });
+  const laneDeps = {
+    pool: deps.pool,
+    logger: deps.logger,
+    pollIntervalMs: options.pollIntervalMs,
+  };
+  const onDead = (ids: readonly string[]) => heartbeat.release(ids);
+  try {
+    lanes.push(
+      await startLane(
+        {
+          name: "delivery",
+          concurrency: deps.config.worker.concurrency,
+          taskList: { deliver: makeDeliverTask(deps) },
+        },
+        laneDeps,
+        onDead,
+      ),
+    );
+    lanes.push(
+      await startLane(
+        {
+          name: "background",
+          concurrency: deps.config.worker.backgroundConcurrency,
+          // Periodic jobs live here, not in a crontab file; `?max=1` skips runs missed while no worker was up.
+          crontab: ["*/5 * * * * purge_expired ?max=1", "* * * * * recheck_domains ?max=1"].join("\n"),
+          taskList: {
+            purge_expired: makePurgeTask(deps),
+            recheck_domains: makeRecheckDomainsTask(deps),
+            ...webhooks.taskList,
+          },
+        },
+        laneDeps,
+        onDead,
+      ),
+    );
+  } catch (error) {
+    for (const lane of lanes) await lane.stop();
+    await heartbeat.stop([]);
+    webhooks.close();
+    throw error;
+  }
   return {
-    runner,
+    isRunning: () => lanes.every((l) => l.isRunning()),
     stop: async () => {
-      await runner.stop();
-      await heartbeat.stop();
+      const ids = liveIds();
+      await Promise.all(lanes.map((l) => l.stop()));
+      await heartbeat.stop(ids);
       webhooks.close();
       await deps.transport.close();
     },

@@ -1,5 +1,5 @@
 import { loadConfig } from "@mailroom/core/config";
-import { createLogger, createMetrics } from "@mailroom/core/telemetry";
+import { createApiMetrics, createLogger } from "@mailroom/core/telemetry";
 import pg from "pg";
 import { buildApp } from "../app.ts";
 
@@ -13,7 +13,7 @@ export async function buildOpenApiDocument(): Promise<Record<string, unknown>> {
     config: loadConfig({}),
     pool,
     logger: createLogger({ level: "silent", name: "openapi" }),
-    metrics: createMetrics("api"),
+    metrics: createApiMetrics(),
     kek: Buffer.alloc(32),
   });
   try {

@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable } from "@mailroom/core/db";
 import { type ErrorCode, isMailroomError, MailroomError } from "@mailroom/core/errors";
 import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
 
@@ -32,27 +33,6 @@ export function sendError(reply: FastifyReply, error: MailroomError): FastifyRep
   if (status === 401) reply.header("www-authenticate", 'Bearer realm="mailroom"');
   if (error.code === "service_unavailable") reply.header("retry-after", String(RETRY_AFTER_UNAVAILABLE));
   return reply.code(status).type("application/json").send({ error: error.code, message: error.message });
-}
-
-// Errors meaning Postgres cannot be reached or is shutting down: the request may be retried.
-const UNAVAILABLE_CODES = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ETIMEDOUT",
-  "EPIPE",
-  "57P01",
-  "57P03",
-  "53300",
-]);
-
-function isDatabaseUnavailable(error: unknown): boolean {
-  const e = error as { code?: string; message?: string } | undefined;
-  if (!e) return false;
-  if (e.code && UNAVAILABLE_CODES.has(e.code)) return true;
-  // "Query read timeout" is pg's query_timeout: the server stopped answering on an open connection.
-  return /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED|Query read timeout/i.test(
-    e.message ?? "",
-  );
 }
 
 function fieldOf(error: FastifyError): string {

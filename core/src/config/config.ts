@@ -59,6 +59,7 @@ const envSchema = z.object({
     .default(24),
 
   MAILROOM_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(20),
+  MAILROOM_WORKER_BACKGROUND_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(8),
   MAILROOM_WORKER_INTERNAL_PORT: port.default(9465),
   MAILROOM_WORKER_HEARTBEAT_SECONDS: z.coerce.number().min(0.1).max(60).default(5),
   MAILROOM_WORKER_DEAD_AFTER_SECONDS: z.coerce.number().min(1).max(3600).default(30),
@@ -144,6 +145,7 @@ function buildConfig(e: z.infer<typeof envSchema>) {
     },
     worker: {
       concurrency: e.MAILROOM_WORKER_CONCURRENCY,
+      backgroundConcurrency: e.MAILROOM_WORKER_BACKGROUND_CONCURRENCY,
       internalPort: e.MAILROOM_WORKER_INTERNAL_PORT,
       heartbeatSeconds: e.MAILROOM_WORKER_HEARTBEAT_SECONDS,
       deadAfterSeconds: e.MAILROOM_WORKER_DEAD_AFTER_SECONDS,

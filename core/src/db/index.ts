@@ -2,3 +2,4 @@ export { type EmbeddedPostgresHandle, startEmbeddedPostgres } from "./embedded.t
 export { newId } from "./ids.ts";
 export { MIGRATIONS_DIR, migrate } from "./migrate.ts";
 export { createPool, type Pool, type PoolClient, type Queryable, withTransaction } from "./pool.ts";
+export { isDatabaseUnavailable } from "./unavailable.ts";

@@ -134,6 +134,14 @@ export function createWorkerMetrics(registry: Registry = createProgramRegistry("
       help: "Verified domains that a recheck found no longer verified (a DNS record disappeared or changed).",
       registers: [registry],
     }),
+    handoverToRecord: new Histogram({
+      name: "mailroom_delivery_unrecorded_seconds",
+      help:
+        "Time from the receiver's answer to the attempt's record in Postgres: a worker that dies within it " +
+        "leaves the email to be sent again.",
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30],
+      registers: [registry],
+    }),
   };
 }
 

@@ -1,0 +1,229 @@
+import { EventEmitter } from "node:events";
+import type { Pool } from "@mailroom/core/db";
+import type { Logger as PinoLogger } from "@mailroom/core/telemetry";
+import {
+  Logger,
+  type Runner,
+  type RunnerOptions,
+  run,
+  type TaskList,
+  type WorkerEvents,
+} from "graphile-worker";
+
+/** One runner's share of the work: its own tasks and its own job slots (ADR 0012). */
+export interface LaneSpec {
+  name: string;
+  taskList: TaskList;
+  concurrency: number;
+  crontab?: string;
+}
+
+export interface Lane {
+  readonly name: string;
+  /** True while its runner is up; false from the moment it stops until a new one runs. */
+  isRunning(): boolean;
+  /**
+   * Ids to beat for: those its live runner locks jobs under (its workers' and, with a local queue, its
+   * pool's), and those of an ended runner's workers still running a job.
+   */
+  lockIds(): readonly string[];
+  stop(): Promise<void>;
+}
+
+/**
+ * The graphile-worker settings of every Mailroom runner, shared with bench/webhooks.ts so that its figure
+ * describes what ships. Jobs are fetched in batches (one query locks up to `concurrency` ready jobs) and
+ * completed in batches: per job, one `get_job` and one `complete_job` round trip cost the database more than
+ * the delivery's own statements. A crash between a task's end and its batched completion re-runs the task,
+ * which every task tolerates (a delivery re-claims and skips an email already delivered).
+ */
+export function graphileWorkerOptions(options: {
+  concurrency: number;
+  /** Fallback poll for jobs (default 2 s); new jobs are announced by LISTEN/NOTIFY. */
+  pollIntervalMs?: number | undefined;
+}): Pick<RunnerOptions, "concurrency" | "pollInterval" | "preset"> {
+  return {
+    concurrency: options.concurrency,
+    pollInterval: options.pollIntervalMs ?? 2_000,
+    preset: {
+      worker: {
+        localQueue: { size: options.concurrency },
+        completeJobBatchDelay: 0,
+        failJobBatchDelay: 0,
+      },
+    },
+  };
+}
+
+/** Longest an ended runner's busy worker keeps its job locked (every task is bounded well below this). */
+const BUSY_RELEASE_CAP_MS = 5 * 60_000;
+
+/**
+ * Waits before the n-th restart of a runner (1-based): 0.5 s doubling up to 4 s, so a worker is back at most
+ * a few seconds after its database, and one attempt costs a refused connection.
+ */
+function restartDelayMs(restart: number): number {
+  return Math.min(4_000, 500 * 2 ** Math.max(0, restart - 1));
+}
+
+let localQueueGuardInstalled = false;
+const LOCAL_QUEUE_RETURN_FAILURE = "Error occurred whilst returning jobs from local queue to database queue";
+
+/**
+ * graphile-worker 0.17 can reject a promise nobody handles when a pool is released while its local queue holds
+ * prefetched jobs and the database is away: `setModeReleased` switches to RELEASED before `returnJobs` hands
+ * its attempt to `background`, which then throws ("Cannot background something when the queue is already
+ * released") and leaves the attempt's rejection ("Error occurred whilst returning jobs from local queue to
+ * database queue: connect ECONNREFUSED") unhandled: Node ends the process (issue 15: one worker exited this
+ * way). The lane has already replaced that runner and releases the pool's locks through the heartbeat, so
+ * that one rejection is logged; every other unhandled rejection still ends the process as Node would.
+ */
+function tolerateLocalQueueReturnFailure(logger: PinoLogger): void {
+  if (localQueueGuardInstalled) return;
+  localQueueGuardInstalled = true;
+  process.on("unhandledRejection", (reason) => {
+    if (reason instanceof Error && reason.message.startsWith(LOCAL_QUEUE_RETURN_FAILURE)) {
+      logger.warn(
+        { err: reason },
+        "graphile-worker could not return prefetched jobs; the heartbeat releases them",
+      );
+      return;
+    }
+    throw reason;
+  });
+}
+
+/**
+ * Runs one lane's graphile-worker runner and keeps it running. graphile-worker ends a runner for good on some
+ * database errors: a batch of completions it cannot write ("queue is in an inconsistent state") shuts the
+ * pool down, and returning its prefetched jobs then fails too and rejects the runner's promise. Nothing in
+ * graphile-worker starts it again, so a process that outlived the outage sat idle with its jobs locked
+ * (issue 15). Here the end of a runner is seen at once and a new runner starts, retrying with backoff while
+ * the database is still away. The ended runner's lock ids go to `onDead` (the heartbeat unlocks their jobs
+ * as soon as the database answers), each worker's only once the job it is running has ended: a delivery
+ * waiting to record what the receiver answered must record it before anyone may take its job again, or the
+ * email is sent twice. (Tasks are bounded; `BUSY_RELEASE_CAP_MS` guards against one that is not.)
+ */
+export async function startLane(
+  spec: LaneSpec,
+  deps: {
+    pool: Pool;
+    logger: PinoLogger;
+    pollIntervalMs?: number | undefined;
+  },
+  onDead: (lockIds: readonly string[]) => void,
+): Promise<Lane> {
+  let runner: Runner | undefined;
+  let ids: string[] = [];
+  let stopping = false;
+  let restarts = 0;
+  let retry: NodeJS.Timeout | undefined;
+  const log = deps.logger.child({ lane: spec.name });
+  tolerateLocalQueueReturnFailure(deps.logger);
+  // Workers (of any runner of this lane, ended ones included) running a job right now.
+  const busy = new Set<string>();
+  // Workers of ended runners whose ids are released when their job ends.
+  const releaseWhenIdle = new Set<string>();
+  const releaseNow = (workerIds: readonly string[]) => {
+    for (const id of workerIds) releaseWhenIdle.delete(id);
+    if (workerIds.length > 0) onDead(workerIds);
+  };
+
+  const launch = async (): Promise<Runner> => {
+    const events: WorkerEvents = new EventEmitter();
+    const mine: string[] = [];
+    let started: Runner | undefined;
+    events.on("worker:create", ({ worker }) => mine.push(worker.workerId));
+    events.on("job:start", ({ worker }) => busy.add(worker.workerId));
+    events.on("job:complete", ({ worker }) => {
+      busy.delete(worker.workerId);
+      if (releaseWhenIdle.has(worker.workerId)) releaseNow([worker.workerId]);
+    });
+    // With a local queue the pool itself locks the jobs it fetches ahead: they are released like its workers'.
+    events.on("pool:create", ({ workerPool }) => mine.push(workerPool.id));
+    // A pool that shuts down without being asked to (a completion or failure it could not write) takes no job
+    // again, though its runner's promise may take long to settle, or never: the lane moves on at once.
+    events.on("pool:gracefulShutdown", ({ message }) => {
+      if (started) ended(started, mine, new Error(`graphile-worker pool shutting down: ${message}`));
+    });
+    started = await run({
+      pgPool: deps.pool,
+      events,
+      ...graphileWorkerOptions({ concurrency: spec.concurrency, pollIntervalMs: deps.pollIntervalMs }),
+      noHandleSignals: true,
+      logger: graphileLogger(log),
+      crontab: spec.crontab ?? "",
+      taskList: spec.taskList,
+    });
+    const current = started;
+    ids = mine;
+    current.promise.then(
+      () => ended(current, mine, undefined),
+      (error: unknown) => ended(current, mine, error),
+    );
+    return current;
+  };
+
+  const ended = (which: Runner, lockIds: string[], error: unknown) => {
+    if (which !== runner || stopping) return;
+    runner = undefined;
+    ids = [];
+    log.error({ err: error }, `the ${spec.name} runner stopped on its own; starting a new one`);
+    const running = lockIds.filter((id) => busy.has(id));
+    for (const id of running) releaseWhenIdle.add(id);
+    releaseNow(lockIds.filter((id) => !busy.has(id)));
+    if (running.length > 0)
+      setTimeout(
+        () => releaseNow(running.filter((id) => releaseWhenIdle.has(id))),
+        BUSY_RELEASE_CAP_MS,
+      ).unref();
+    scheduleStart();
+  };
+
+  const scheduleStart = () => {
+    restarts += 1;
+    retry = setTimeout(() => {
+      retry = undefined;
+      launch().then(
+        (started) => {
+          if (stopping) {
+            void started.stop().catch(() => {});
+            return;
+          }
+          runner = started;
+          log.warn(`the ${spec.name} runner is running again`);
+          restarts = 0;
+        },
+        (error: unknown) => {
+          if (stopping) return;
+          log.warn({ err: error }, `could not start the ${spec.name} runner yet; retrying`);
+          scheduleStart();
+        },
+      );
+    }, restartDelayMs(restarts));
+  };
+
+  runner = await launch();
+  return {
+    name: spec.name,
+    isRunning: () => runner !== undefined,
+    lockIds: () => [...ids, ...releaseWhenIdle],
+    stop: async () => {
+      stopping = true;
+      clearTimeout(retry);
+      const current = runner;
+      runner = undefined;
+      await current?.stop();
+    },
+  };
+}
+
+function graphileLogger(logger: PinoLogger): Logger {
+  return new Logger((scope) => (level, message, meta) => {
+    const fields = { scope, ...(meta ?? {}) };
+    if (level === "error") logger.error(fields, message);
+    else if (level === "warning") logger.warn(fields, message);
+    else if (level === "info") logger.info(fields, message);
+    else logger.debug(fields, message);
+  });
+}
