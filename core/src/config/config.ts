@@ -49,6 +49,12 @@ const envSchema = z.object({
     .min(1024)
     .default(10 * 1024 * 1024),
 
+  MAILROOM_SUBMISSION_HOST: z.string().min(1).default("127.0.0.1"),
+  MAILROOM_SUBMISSION_PORT: port.default(2587),
+  MAILROOM_SUBMISSION_TLS_PORT: port.default(2465),
+  MAILROOM_SUBMISSION_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(300),
+  MAILROOM_SMTP_INTERNAL_PORT: port.default(9467),
+
   MAILROOM_RATE_LIMIT_PER_KEY: z.coerce.number().int().min(0).default(500),
   MAILROOM_RATE_LIMIT_PER_ACCOUNT: z.coerce.number().int().min(0).default(2000),
   MAILROOM_IDEMPOTENCY_RETENTION_HOURS: z.coerce
@@ -138,6 +144,13 @@ function buildConfig(e: z.infer<typeof envSchema>) {
         e.MAILROOM_TLS_CERT_FILE && e.MAILROOM_TLS_KEY_FILE
           ? { certFile: e.MAILROOM_TLS_CERT_FILE, keyFile: e.MAILROOM_TLS_KEY_FILE }
           : undefined,
+    },
+    submission: {
+      host: e.MAILROOM_SUBMISSION_HOST,
+      port: e.MAILROOM_SUBMISSION_PORT,
+      tlsPort: e.MAILROOM_SUBMISSION_TLS_PORT,
+      timeoutSeconds: e.MAILROOM_SUBMISSION_TIMEOUT_SECONDS,
+      internalPort: e.MAILROOM_SMTP_INTERNAL_PORT,
     },
     limits: {
       rateLimit: { perKey: e.MAILROOM_RATE_LIMIT_PER_KEY, perAccount: e.MAILROOM_RATE_LIMIT_PER_ACCOUNT },

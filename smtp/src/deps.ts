@@ -1,0 +1,16 @@
+import type { Config } from "@mailroom/core/config";
+import type { Pool } from "@mailroom/core/db";
+import type { Logger, Metrics } from "@mailroom/core/telemetry";
+import type { TlsMaterial } from "@mailroom/core/tls";
+
+/** What the SMTP servers need from their program: passed in, never reached through module singletons. */
+export interface SmtpDeps {
+  config: Config;
+  pool: Pool;
+  logger: Logger;
+  metrics: Metrics;
+  /** The API's certificate and key: the SMTP ports serve the same ones. */
+  tls: TlsMaterial;
+  /** The clock, injectable so key expiry can be tested without waiting. */
+  now?: () => Date;
+}
