@@ -1,14 +1,15 @@
-import type { TlsMaterial } from "@mailroom/api";
 import type { Config } from "@mailroom/core/config";
 import { loadKek } from "@mailroom/core/domains";
 import {
   createApiMetrics,
+  createSmtpMetrics,
   createWorkerMetrics,
   type Logger,
   observeDatabaseState,
   observePool,
   startInternalServer,
 } from "@mailroom/core/telemetry";
+import { readTlsFiles, type TlsMaterial } from "@mailroom/core/tls";
 import { openPool } from "./database.ts";
 
 export interface Program {
@@ -38,6 +39,17 @@ export async function requireKek(config: Config): Promise<Buffer> {
   return kek;
 }
 
+/** The configured certificate and key (or the local run's), else an error saying how to give them. */
+async function requireTls(config: Config, who: string, tls?: TlsMaterial): Promise<TlsMaterial> {
+  const material = tls ?? (config.api.tls ? await readTlsFiles(config.api.tls) : undefined);
+  if (!material) {
+    throw new Error(
+      `${who} needs TLS: set MAILROOM_TLS_CERT_FILE and MAILROOM_TLS_KEY_FILE (or use \`mailroom run\` locally)`,
+    );
+  }
+  return material;
+}
+
 /** The API program: HTTPS server plus its internal metrics/health port. */
 export async function startApiProgram(
   config: Config,
@@ -48,18 +60,13 @@ export async function startApiProgram(
 ): Promise<Program> {
   // Each program loads only its own package: the API pod never loads nodemailer or graphile-worker (~4 MB of
   // its memory), nor the worker pod Fastify.
-  const { readTlsFiles, startApiServer } = await import("@mailroom/api");
+  const { startApiServer } = await import("@mailroom/api");
   const pool = openPool(config, databaseUrl, "mailroom-api", (e) =>
     logger.warn({ err: e }, "idle client error"),
   );
   const metrics = createApiMetrics();
   observePool(metrics.registry, pool, config.database.poolSize);
-  const material = tls ?? (config.api.tls ? await readTlsFiles(config.api.tls) : undefined);
-  if (!material) {
-    throw new Error(
-      "the API needs TLS: set MAILROOM_TLS_CERT_FILE and MAILROOM_TLS_KEY_FILE (or use `mailroom run` locally)",
-    );
-  }
+  const material = await requireTls(config, "the API", tls);
   const server = await startApiServer(
     { config, pool, logger: logger.child({ program: "api" }), metrics, kek },
     material,
@@ -131,6 +138,43 @@ export async function startWorkerProgram(
     ],
     stop: async () => {
       await worker.stop();
+      await internal.close();
+      await pool.end();
+    },
+  };
+}
+
+/** The SMTP program: submission on its STARTTLS and implicit-TLS ports, plus its internal port. */
+export async function startSmtpProgram(
+  config: Config,
+  databaseUrl: string,
+  logger: Logger,
+  tls?: TlsMaterial,
+): Promise<Program> {
+  const { startSmtpServers } = await import("@mailroom/smtp");
+  const material = await requireTls(config, "SMTP submission", tls);
+  const pool = openPool(config, databaseUrl, "mailroom-smtp", (e) =>
+    logger.warn({ err: e }, "idle client error"),
+  );
+  const metrics = createSmtpMetrics();
+  observePool(metrics.registry, pool, config.database.poolSize);
+  const servers = await startSmtpServers({
+    config,
+    pool,
+    logger: logger.child({ program: "smtp" }),
+    metrics,
+    tls: material,
+  });
+  const internal = await startInternalServer({
+    host: config.internalHost,
+    port: config.submission.internalPort,
+    registry: metrics.registry,
+    ready: () => databaseReady(pool),
+  });
+  return {
+    describe: [...servers.describe, `SMTP metrics http://${config.internalHost}:${internal.port}/metrics`],
+    stop: async () => {
+      await servers.close();
       await internal.close();
       await pool.end();
     },

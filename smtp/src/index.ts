@@ -1,3 +1,4 @@
 // The SMTP program (`mailroom smtp`): the submission server (ports 587/465, issue 16) and the inbound
 // receiver for bounce and complaint reports (issue 17). Both write through core, like the API does.
-export {};
+export type { SmtpDeps } from "./deps.ts";
+export { type SmtpServers, startSmtpServers } from "./program.ts";

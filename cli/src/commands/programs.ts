@@ -16,6 +16,12 @@ export function registerProgramCommands(program: Command): void {
     .addHelpText("after", environmentHelp("worker"))
     .action(async () => (await actions()).runProgram("worker"));
   program
+    .command("smtp")
+    .description(
+      "serve SMTP submission on 587-style STARTTLS and 465-style TLS ports; AUTH with an API key as the password (production: one per SMTP pod)",
+    )
+    .action(async () => (await actions()).runProgram("smtp"));
+  program
     .command("operator")
     .description(
       "reconcile ApiKey, SendingDomain, Template and WebhookEndpoint resources (production: the operator pod)",

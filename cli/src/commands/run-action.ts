@@ -1,15 +1,14 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { readTlsFiles } from "@mailroom/api";
 import type { Config } from "@mailroom/core/config";
 import { migrate } from "@mailroom/core/db";
 import { ensureLocalKek, loadKek } from "@mailroom/core/domains";
 import { createLogger, type Logger, startTracing } from "@mailroom/core/telemetry";
-import { ensureLocalCertificates } from "@mailroom/core/tls";
+import { ensureLocalCertificates, readTlsFiles } from "@mailroom/core/tls";
 import { loadProgramConfig } from "../config.ts";
 import { openDatabase } from "../database.ts";
 import { say, step } from "../output.ts";
-import { startApiProgram, startWorkerProgram } from "../programs.ts";
+import { startApiProgram, startSmtpProgram, startWorkerProgram } from "../programs.ts";
 import { startSmtpCapture } from "../smtp-capture.ts";
 import { stopOnSignal } from "./lifecycle.ts";
 
@@ -46,7 +45,7 @@ export async function runLocal(): Promise<void> {
     await stopAll();
     process.exit(1);
   }
-  const { api, worker, capture, tls, inboxDir } = ready;
+  const { api, worker, smtp, capture, tls, inboxDir } = ready;
   const base = `https://localhost:${config.api.port}`;
   say(
     [
@@ -54,6 +53,7 @@ export async function runLocal(): Promise<void> {
       "Mailroom is running.",
       ...api.describe.map((l) => `  ${l}`),
       ...worker.describe.map((l) => `  ${l}`),
+      ...smtp.describe.map((l) => `  ${l}`),
       capture ? `  SMTP capture smtp://127.0.0.1:${capture.port} → ${inboxDir}/*.eml` : "",
       `  CA         ${tls.caCertFile}`,
       `  Postgres   ${config.database.url ? "DATABASE_URL" : path.join(config.dataDir, "postgres")}`,
@@ -63,6 +63,10 @@ export async function runLocal(): Promise<void> {
       `  curl --cacert ${shown(tls.caCertFile)} ${base}/v1/send \\`,
       '    -H "Authorization: Bearer $KEY" -H "Content-Type: application/json" \\',
       `    -d '{"from":"Acme <hello@acme.test>","to":"you@example.test","subject":"Hi","text":"It works."}'`,
+      "  # or over SMTP (any username, the key as password; Grafana, GitLab, … the same way):",
+      `  swaks --server 127.0.0.1:${config.submission.port} -tls --tls-ca-path ${shown(tls.caCertFile)} \\`,
+      '    --auth PLAIN --auth-user mailroom --auth-password "$KEY" \\',
+      "    --from hello@acme.test --to you@example.test --header 'Subject: Hi' --body 'It works.'",
       `  ls ${shown(inboxDir)}/`,
       "",
       "Local runs accept any from-domain. Ctrl-C stops everything; data stays in the data directory.",
@@ -93,9 +97,12 @@ async function startAll(config: Config, logger: Logger, stops: Array<() => Promi
   const kek = await localKek(config);
   const worker = await startWorkerProgram(config, db.url, logger, kek);
   stops.push(() => worker.stop());
-  const api = await startApiProgram(config, db.url, logger, kek, await readTlsFiles(tls));
+  const material = await readTlsFiles(tls);
+  const api = await startApiProgram(config, db.url, logger, kek, material);
   stops.push(() => api.stop());
-  return { api, worker, capture, tls, inboxDir };
+  const smtp = await startSmtpProgram(config, db.url, logger, material);
+  stops.push(() => smtp.stop());
+  return { api, worker, smtp, capture, tls, inboxDir };
 }
 
 /** The configured key-encryption key, else the local one under the data directory (created once). */

@@ -57,7 +57,8 @@ export function normalizeSubmittedMessage(submission: Submission): AcceptItem {
   const from = parseMailbox(decoded(fromHeader));
   if (!from) throw invalid("From", "must be one address or `Display Name <address>`");
   const subject = decoded(single(headers, "subject") ?? "");
-  if (subject.length > MAX_SUBJECT_LENGTH) throw invalid("Subject", `at most ${MAX_SUBJECT_LENGTH} characters`);
+  if (subject.length > MAX_SUBJECT_LENGTH)
+    throw invalid("Subject", `at most ${MAX_SUBJECT_LENGTH} characters`);
   const messageIdHeader = single(headers, "message-id");
   const messageId = messageIdHeader === undefined ? undefined : messageIdHeader.trim();
   if (messageId !== undefined && !MESSAGE_ID.test(messageId)) {

@@ -116,7 +116,12 @@ export function createEmailSender(deps: SendDeps): EmailSender {
         } catch (caught) {
           if (!isMailroomError(caught)) throw caught;
           if (policy === "strict") throw new MailroomError(caught.code, `[${index}].${caught.message}`);
-          errors.push({ index, status: "error", error: caught.code, message: `[${index}].${caught.message}` });
+          errors.push({
+            index,
+            status: "error",
+            error: caught.code,
+            message: `[${index}].${caught.message}`,
+          });
         }
       }
       const results = await withTransaction(deps.pool, async (client) => {
@@ -139,7 +144,12 @@ export function createEmailSender(deps: SendDeps): EmailSender {
       results.forEach((r, i) => {
         const index = ready[i]?.index as number;
         if (r.status === "idempotency_key_mismatch") {
-          data.push({ index, status: "error", error: r.status, message: `[${index}].idempotencyKey: ${MISMATCH}` });
+          data.push({
+            index,
+            status: "error",
+            error: r.status,
+            message: `[${index}].idempotencyKey: ${MISMATCH}`,
+          });
         } else {
           accepted(r);
           data.push({ index, status: r.status, messageId: r.messageId });

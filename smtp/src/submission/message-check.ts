@@ -13,33 +13,39 @@ export class MessageCheck {
   private lineLength = 0;
   private lastWasCr = false;
 
-  constructor(private readonly allow8bit: boolean) {}
+  private readonly allow8bit: boolean;
+
+  constructor(allow8bit: boolean) {
+    this.allow8bit = allow8bit;
+  }
 
   update(chunk: Buffer): void {
-    if (this.problem) return;
+    if (!this.problem) this.problem = this.scan(chunk);
+  }
+
+  private scan(chunk: Buffer): string | undefined {
     for (const byte of chunk) {
-      if (this.lastWasCr && byte !== 0x0a) return this.fail("a bare CR: lines must end with CRLF");
+      if (this.lastWasCr && byte !== 0x0a) return fault("a bare CR: lines must end with CRLF");
       if (byte === 0x0d) {
         this.lastWasCr = true;
         continue;
       }
       if (byte === 0x0a) {
-        if (!this.lastWasCr) return this.fail("a bare LF: lines must end with CRLF (RFC 5321 §2.3.8)");
+        if (!this.lastWasCr) return fault("a bare LF: lines must end with CRLF (RFC 5321 §2.3.8)");
         this.lastWasCr = false;
         this.lineLength = 0;
         continue;
       }
-      if (byte === 0) return this.fail("a NUL byte");
+      if (byte === 0) return fault("a NUL byte");
       if (byte >= 0x80 && !this.allow8bit) {
-        return this.fail("8-bit data without MAIL FROM ... BODY=8BITMIME (or SMTPUTF8)");
+        return fault("8-bit data without MAIL FROM ... BODY=8BITMIME (or SMTPUTF8)");
       }
       if (++this.lineLength > MAX_LINE_LENGTH) {
-        return this.fail(`a line longer than ${MAX_LINE_LENGTH} characters (RFC 5322 §2.1.1)`);
+        return fault(`a line longer than ${MAX_LINE_LENGTH} characters (RFC 5322 §2.1.1)`);
       }
     }
-  }
-
-  private fail(problem: string): void {
-    this.problem = `The message contains ${problem}.`;
+    return undefined;
   }
 }
+
+const fault = (problem: string) => `The message contains ${problem}.`;

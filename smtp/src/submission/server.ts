@@ -7,6 +7,7 @@ import {
   requireScope,
   touchKeyLastUsed,
 } from "@mailroom/core/keys";
+import { createEmailSender } from "@mailroom/core/sending";
 import { SMTPServer, type SMTPServerOptions, type SMTPServerSession } from "smtp-server";
 import type { SmtpDeps } from "../deps.ts";
 import { keepOwnEnhancedCodes, refusal } from "../server/replies.ts";
@@ -27,6 +28,12 @@ const INVALID = () => refusal(535, "5.7.8", "Authentication credentials invalid"
 /** The handlers both submission ports share: AUTH with an API key, per-message key and rate checks, DATA. */
 function submissionHandlers(deps: SmtpDeps, throttle: AuthThrottle, servers: () => SMTPServer[]) {
   const { pool, metrics, logger } = deps;
+  const sender = createEmailSender({
+    pool,
+    hostname: deps.config.smtp.hostname,
+    allowUnverifiedFrom: deps.config.sending.allowUnverifiedFrom,
+    onAccepted: (r) => metrics.emailsAccepted.inc({ result: r.status }),
+  });
   const now = deps.now ?? (() => new Date());
   const countingAuthenticator = createRequestAuthenticator(pool, deps.config.limits.rateLimit);
   const refuse = (error: Error & { responseCode?: number }) => {
@@ -49,7 +56,9 @@ function submissionHandlers(deps: SmtpDeps, throttle: AuthThrottle, servers: () 
       void (async () => {
         if (throttle.blocked(peer)) {
           metrics.smtpAuthFailures.inc({ reason: "blocked" });
-          return callback(refuse(refusal(421, "4.7.0", "Too many failed logins from this address; try later")));
+          return callback(
+            refuse(refusal(421, "4.7.0", "Too many failed logins from this address; try later")),
+          );
         }
         // The username is ignored (ADR 0014): apps insist on one, and the key names its own account.
         const password = auth.password ?? "";
@@ -100,7 +109,9 @@ function submissionHandlers(deps: SmtpDeps, throttle: AuthThrottle, servers: () 
         } catch (error) {
           if (isMailroomError(error)) {
             return callback(
-              refuse(refusal(530, "5.7.0", `Authentication required: ${error.message} Log in with an active key.`)),
+              refuse(
+                refusal(530, "5.7.0", `Authentication required: ${error.message} Log in with an active key.`),
+              ),
             );
           }
           logger.warn({ err: error }, "smtp MAIL FROM could not reach the database");
@@ -117,7 +128,7 @@ function submissionHandlers(deps: SmtpDeps, throttle: AuthThrottle, servers: () 
     },
 
     onData(stream, session, callback) {
-      acceptSubmission(deps, stream, session, userOf(session)).then(
+      acceptSubmission(deps, sender, stream, session, userOf(session)).then(
         (reply) => callback(null, reply),
         (error: Error) => callback(refuse(error)),
       );
@@ -136,11 +147,8 @@ export interface SubmissionServers {
  * The two submission servers (not yet listening). Both take AUTH PLAIN or LOGIN only over TLS, with an API
  * key of scope `send` as the password, and accept a message only once it is durable in Postgres.
  */
-export function createSubmissionServers(
-  deps: SmtpDeps,
-  options: { throttle?: AuthThrottle } = {},
-): SubmissionServers {
-  const throttle = options.throttle ?? createAuthThrottle(DEFAULT_AUTH_THROTTLE);
+export function createSubmissionServers(deps: SmtpDeps): SubmissionServers {
+  const throttle = createAuthThrottle(deps.authThrottle ?? DEFAULT_AUTH_THROTTLE);
   const servers: SMTPServer[] = [];
   const handlers = submissionHandlers(deps, throttle, () => servers);
   const common: SMTPServerOptions = {
@@ -153,6 +161,8 @@ export function createSubmissionServers(
     size: deps.config.api.bodyLimitBytes,
     authMethods: ["PLAIN", "LOGIN"],
     allowInsecureAuth: false,
+    // Enhanced status codes (RFC 2034) are off by default in smtp-server; clients and operators read them.
+    hideENHANCEDSTATUSCODES: false,
     hideDSN: true,
     hideREQUIRETLS: true,
     maxRecipients: MAX_RECIPIENTS,
