@@ -55,7 +55,6 @@ describe("the message is the email", () => {
       secure: true,
       tls: { ca: smtp.ca, servername: "localhost" },
       auth: { user: "app", pass: key },
-      keepBcc: true,
     });
     const info = await transport.sendMail({
       from: "Jörg <app@acme.test>",
@@ -83,6 +82,30 @@ describe("the message is the email", () => {
     expect(raw).not.toContain("hidden@example.test");
     expect(raw).toMatch(/Content-Disposition: attachment; filename=a\.txt/);
     expect(raw).toContain("Message-ID: <invoice-42@app.acme.test>");
+  });
+
+  it("drops a Bcc header the client left in (folded over lines too), keeping every other byte", async () => {
+    const client = await session();
+    expect((await client.command("MAIL FROM:<app@acme.test>")).code).toBe(250);
+    expect((await client.command("RCPT TO:<you@example.test>")).code).toBe(250);
+    expect((await client.command("RCPT TO:<hidden@example.test>")).code).toBe(250);
+    expect((await client.command("DATA")).code).toBe(354);
+    const kept = ["From: App <app@acme.test>", "To: you@example.test", "Subject: Bcc", "X-Kept: yes"];
+    client.write(
+      message([
+        kept[0] as string,
+        "Bcc: hidden@example.test,",
+        " other@example.test",
+        ...kept.slice(1),
+        "",
+        "Body.",
+      ]),
+    );
+    client.write(".\r\n");
+    const id = (await client.read()).text.split(" ").at(-1);
+    const { rows } = await db.pool.query("select content from email_raw_messages where email_id = $1", [id]);
+    expect(rows[0].content.toString()).toBe(message([...kept, "", "Body."]));
+    client.close();
   });
 
   it("answers a repeated Message-ID with the first email's id and stores nothing twice", async () => {
