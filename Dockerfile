@@ -16,6 +16,7 @@ COPY core/package.json core/
 COPY api/package.json api/
 COPY worker/package.json worker/
 COPY operator/package.json operator/
+COPY smtp/package.json smtp/
 COPY cli/package.json cli/
 # `npm install`, not `npm ci`: the lockfile carries only the optional platform packages of the machines that
 # wrote it, and `npm ci` refuses to fill in this platform's. No install scripts run: the only production

@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM ?= npm
 STAMP := node_modules/.mailroom-install-stamp
-WORKSPACE_MANIFESTS := $(wildcard core/package.json api/package.json worker/package.json operator/package.json cli/package.json)
+WORKSPACE_MANIFESTS := $(wildcard core/package.json api/package.json worker/package.json operator/package.json smtp/package.json cli/package.json)
 
 .PHONY: help install system-packages run test test-faults bench bench-scale schema-dump e2e-kind lint format typecheck check-generated clean
 
