@@ -39,6 +39,7 @@ bench: $(STAMP) ## Benchmarks against same-run baselines; writes BENCHMARKS.md (
 	$(NPM) exec --no -- node bench/delivery.ts
 	$(NPM) exec --no -- node bench/peer.ts
 	$(NPM) exec --no -- node bench/webhooks.ts
+	$(NPM) exec --no -- node bench/smtp-submission.ts
 
 lint: $(STAMP) ## Lint and format check (Biome)
 	$(NPM) run --silent lint
