@@ -5,6 +5,7 @@ import { authenticate } from "mailauth";
 import nodemailer from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey } from "../../core/src/keys/index.ts";
+import { addSuppressions } from "../../core/src/suppressions/index.ts";
 import { createTestDatabase, type TestDatabase } from "../support/db.ts";
 import { startDnsServer, type TestDnsServer } from "../support/dns-server.ts";
 import { type ReceivedMessage, type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
@@ -154,6 +155,33 @@ describe("SMTP submission reaches the receiver signed, like an API send", () => 
       "sending",
       "delivered",
     ]);
+  });
+
+  it("fails an email to a suppressed recipient with `suppressed`, as the API does, sending nothing", async () => {
+    await addSuppressions(db.pool, "shop", [{ address: "gone@example.net", reason: "hard_bounce" }]);
+    const transport = nodemailer.createTransport({
+      host: "127.0.0.1",
+      port: smtp.tlsPort,
+      secure: true,
+      tls: { ca: smtp.ca, servername: "localhost" },
+      auth: { user: "app", pass: key },
+    });
+    const info = await transport.sendMail({
+      from: `orders@${DOMAIN}`,
+      to: "gone@example.net",
+      subject: "x",
+      text: "x",
+    });
+    transport.close();
+    const id = queuedId(info.response);
+    const deadline = Date.now() + 30_000;
+    let logged = await api.request("GET", `/v1/emails/${id}`, { key });
+    while (logged.json.status !== "failed" && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      logged = await api.request("GET", `/v1/emails/${id}`, { key });
+    }
+    expect(logged.json).toMatchObject({ status: "failed", failureReason: "suppressed", source: "smtp" });
+    expect(sink.messages.some((m) => m.envelope.to.includes("gone@example.net"))).toBe(false);
   });
 
   it.skipIf(!hasSwaks)("swaks over STARTTLS with AUTH LOGIN", async () => {

@@ -222,6 +222,16 @@ describe("hostile input", () => {
     client.close();
   });
 
+  it("closes a session that sends a 100 KB command line with 421, and serves the next one", async () => {
+    const client = await session();
+    client.write(`RCPT TO:<${"a".repeat(100_000)}@example.test>\r\n`);
+    expect((await client.read()).text).toMatch(/^421 .*too long/);
+    await client.waitClosed();
+    const next = await session();
+    expect((await submit(next, simple("Still up"))).code).toBe(250);
+    next.close();
+  });
+
   it("answers a pipelined burst in order, data sent before 354 included, and stores each message once", async () => {
     const client = await session();
     const before = await emailCount();
