@@ -39,13 +39,15 @@ const message = (i: number) =>
     "\r\n",
   );
 
-/** One connection's loop: each message pipelined in one write, its four replies read, until the deadline. */
+/**
+ * One connection, greeted and authenticated; the returned loop sends each message pipelined in one write and
+ * reads its four replies, until the deadline.
+ */
 async function smtpClient(
   open: () => ReturnType<typeof connectTcp>,
   greeting: string[],
-  deadline: number,
   offset: number,
-): Promise<number> {
+): Promise<(deadline: number) => Promise<number>> {
   const socket = open();
   let buffer = "";
   const waiting: Array<(line: string) => void> = [];
@@ -73,25 +75,26 @@ async function smtpClient(
     const answer = await reply();
     if (!/^[23]/.test(answer)) throw new Error(`${command.split(" ")[0]}: ${answer}`);
   }
-  let accepted = 0;
-  for (let i = offset; Date.now() < deadline; i += CONNECTIONS) {
-    socket.write(`MAIL FROM:<${FROM_ADDRESS}>\r\nRCPT TO:<${recipient(i)}>\r\nDATA\r\n${message(i)}.\r\n`);
-    const replies = [await reply(), await reply(), await reply(), await reply()];
-    if (replies[3]?.startsWith("250")) accepted++;
-    else throw new Error(`refused: ${replies.join(" | ")}`);
-  }
-  socket.end("QUIT\r\n");
-  return accepted;
+  return async (deadline) => {
+    let accepted = 0;
+    for (let i = offset; Date.now() < deadline; i += CONNECTIONS) {
+      socket.write(`MAIL FROM:<${FROM_ADDRESS}>\r\nRCPT TO:<${recipient(i)}>\r\nDATA\r\n${message(i)}.\r\n`);
+      const replies = [await reply(), await reply(), await reply(), await reply()];
+      if (replies[3]?.startsWith("250")) accepted++;
+      else throw new Error(`refused: ${replies.join(" | ")}`);
+    }
+    socket.end("QUIT\r\n");
+    return accepted;
+  };
 }
 
-/** Runs the connections to the deadline; how many were accepted, and per second. */
+/** Opens the connections (not timed), then runs them to the deadline; how many were accepted, and per second. */
 async function rate(
-  run: (deadline: number, offset: number) => Promise<number>,
+  prepare: (offset: number) => Promise<(deadline: number) => Promise<number>>,
 ): Promise<{ accepted: number; perSecond: number }> {
+  const loops = await Promise.all(Array.from({ length: CONNECTIONS }, (_, n) => prepare(n)));
   const started = Date.now();
-  const counts = await Promise.all(
-    Array.from({ length: CONNECTIONS }, (_, n) => run(started + SECONDS * 1000, n)),
-  );
+  const counts = await Promise.all(loops.map((loop) => loop(started + SECONDS * 1000)));
   const accepted = counts.reduce((a, b) => a + b, 0);
   return { accepted, perSecond: accepted / ((Date.now() - started) / 1000) };
 }
@@ -132,12 +135,11 @@ async function main(): Promise<void> {
     try {
       const auth = `AUTH PLAIN ${Buffer.from(`\0bench\0${fullKey}`).toString("base64")}`;
       say(`SMTP submission, ${CONNECTIONS} connections, ${SECONDS} s …`);
-      const smtpRate = await rate((deadline, n) =>
+      const smtpRate = await rate((n) =>
         smtpClient(
           () =>
             connectTls({ host: "127.0.0.1", port: smtp.ports.submissionTls, ca, servername: "localhost" }),
           ["EHLO bench.test", auth],
-          deadline,
           n,
         ),
       );
@@ -149,7 +151,7 @@ async function main(): Promise<void> {
       const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS, ca, servername: "localhost" });
       const body = (i: number) =>
         JSON.stringify({ from: FROM, to: recipient(i), subject: SUBJECT, text: TEXT });
-      const httpRate = await rate(async (deadline, n) => {
+      const httpRate = await rate(async (n) => async (deadline) => {
         let accepted = 0;
         for (let i = n; Date.now() < deadline; i += CONNECTIONS) {
           const status = await new Promise<number>((resolve, reject) => {
@@ -196,8 +198,8 @@ async function main(): Promise<void> {
         try {
           const port = Number(new URL(postfix.url).port);
           say(`Postfix smtpd, ${CONNECTIONS} connections, ${SECONDS} s …`);
-          const postfixRate = await rate((deadline, n) =>
-            smtpClient(() => connectTcp({ host: "127.0.0.1", port }), ["EHLO bench.test"], deadline, n),
+          const postfixRate = await rate((n) =>
+            smtpClient(() => connectTcp({ host: "127.0.0.1", port }), ["EHLO bench.test"], n),
           );
           results.push([
             "Postfix smtpd into its queue (plain, no AUTH, OpenDKIM milter)",
