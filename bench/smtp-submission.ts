@@ -22,7 +22,7 @@ import { loadConfig } from "../core/src/config/index.ts";
 import { createPool, migrate, type Pool } from "../core/src/db/index.ts";
 import { generateDkimKey } from "../core/src/domains/index.ts";
 import { createKey } from "../core/src/keys/index.ts";
-import { createLogger, createMetrics } from "../core/src/telemetry/index.ts";
+import { createApiMetrics, createLogger, createSmtpMetrics } from "../core/src/telemetry/index.ts";
 import { ensureLocalCertificates } from "../core/src/tls/index.ts";
 import { startSmtpServers } from "../smtp/src/index.ts";
 import { commandLine, int, writeBenchmarkSection } from "./benchmarks-file.ts";
@@ -128,9 +128,17 @@ async function main(): Promise<void> {
       MAILROOM_RATE_LIMIT_PER_ACCOUNT: "0",
     });
     const logger = createLogger({ level: "silent", name: "bench" });
-    const deps = { config, pool, logger, metrics: createMetrics("bench") };
-    const smtp = await startSmtpServers({ ...deps, tls: material });
-    const api = await startApiServer({ ...deps, kek: Buffer.alloc(32, 1) }, material);
+    const smtp = await startSmtpServers({
+      config,
+      pool,
+      logger,
+      metrics: createSmtpMetrics(),
+      tls: material,
+    });
+    const api = await startApiServer(
+      { config, pool, logger, metrics: createApiMetrics(), kek: Buffer.alloc(32, 1) },
+      material,
+    );
     const results: Array<[string, number]> = [];
     try {
       const auth = `AUTH PLAIN ${Buffer.from(`\0bench\0${fullKey}`).toString("base64")}`;

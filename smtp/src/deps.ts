@@ -1,6 +1,6 @@
 import type { Config } from "@mailroom/core/config";
 import type { Pool } from "@mailroom/core/db";
-import type { Logger, Metrics } from "@mailroom/core/telemetry";
+import type { Logger, SmtpMetrics } from "@mailroom/core/telemetry";
 import type { TlsMaterial } from "@mailroom/core/tls";
 import type { AuthThrottleOptions } from "./submission/auth-throttle.ts";
 
@@ -9,7 +9,7 @@ export interface SmtpDeps {
   config: Config;
   pool: Pool;
   logger: Logger;
-  metrics: Metrics;
+  metrics: SmtpMetrics;
   /** The API's certificate and key: the SMTP ports serve the same ones. */
   tls: TlsMaterial;
   /** How failed AUTHs from one address are slowed down (default: DEFAULT_AUTH_THROTTLE). */

@@ -3,7 +3,12 @@ import os from "node:os";
 import path from "node:path";
 import { type Config, loadConfig } from "../../core/src/config/index.ts";
 import type { Pool } from "../../core/src/db/index.ts";
-import { createLogger, createMetrics, type Logger, type Metrics } from "../../core/src/telemetry/index.ts";
+import {
+  createLogger,
+  createSmtpMetrics,
+  type Logger,
+  type SmtpMetrics,
+} from "../../core/src/telemetry/index.ts";
 import { ensureLocalCertificates } from "../../core/src/tls/index.ts";
 import type { SmtpDeps } from "../../smtp/src/deps.ts";
 import { startSmtpServers } from "../../smtp/src/index.ts";
@@ -17,7 +22,7 @@ export interface SubmissionStack {
   ca: Buffer;
   caFile: string;
   config: Config;
-  metrics: Metrics;
+  metrics: SmtpMetrics;
   close(): Promise<void>;
 }
 
@@ -42,7 +47,7 @@ export async function startSubmissionStack(
     MAILROOM_ALLOW_UNVERIFIED_FROM: "true",
     ...options.env,
   });
-  const metrics = createMetrics("smtp");
+  const metrics = createSmtpMetrics();
   const servers = await startSmtpServers({
     config,
     pool: options.pool ?? db.pool,
