@@ -20,6 +20,7 @@ export function registerProgramCommands(program: Command): void {
     .description(
       "serve SMTP submission on 587-style STARTTLS and 465-style TLS ports; AUTH with an API key as the password (production: one per SMTP pod)",
     )
+    .addHelpText("after", environmentHelp("smtp"))
     .action(async () => (await actions()).runProgram("smtp"));
   program
     .command("operator")

@@ -1,11 +1,14 @@
 import { CONFIG_DEFAULTS } from "./config.ts";
 
 /** The commands of the `mailroom` program, as far as configuration goes. */
-export type ProgramName = "run" | "api" | "worker" | "operator" | "migrate" | "keys" | "apply";
+export type ProgramName = "run" | "api" | "worker" | "smtp" | "operator" | "migrate" | "keys" | "apply";
 
-const DB: ProgramName[] = ["run", "api", "worker", "operator", "migrate", "keys", "apply"];
-const RUNNING: ProgramName[] = ["run", "api", "worker", "operator"];
+const DB: ProgramName[] = ["run", "api", "worker", "smtp", "operator", "migrate", "keys", "apply"];
+const RUNNING: ProgramName[] = ["run", "api", "worker", "smtp", "operator"];
 const API: ProgramName[] = ["run", "api"];
+/** What SMTP submission shares with the API: its certificate, limits, key rules and from-domain rule. */
+const SENDING: ProgramName[] = ["run", "api", "smtp"];
+const SMTP: ProgramName[] = ["run", "smtp"];
 const WORKER: ProgramName[] = ["run", "worker"];
 const BOTH: ProgramName[] = ["run", "api", "worker"];
 
@@ -20,16 +23,22 @@ export const VARIABLES: Readonly<Record<string, { programs: ProgramName[]; help:
   MAILROOM_EMBEDDED_PG_PORT: { programs: DB, help: "port of the embedded Postgres" },
   MAILROOM_API_HOST: { programs: API, help: "address of the HTTPS API" },
   MAILROOM_API_PORT: { programs: API, help: "port of the HTTPS API" },
-  MAILROOM_TLS_CERT_FILE: { programs: API, help: "PEM certificate chain (run: a local CA)" },
-  MAILROOM_TLS_KEY_FILE: { programs: API, help: "PEM private key" },
-  MAILROOM_TLS_RELOAD_SECONDS: { programs: API, help: "re-read the TLS files this often; 0: never" },
+  MAILROOM_TLS_CERT_FILE: { programs: SENDING, help: "PEM certificate chain (run: a local CA)" },
+  MAILROOM_TLS_KEY_FILE: { programs: SENDING, help: "PEM private key" },
+  MAILROOM_TLS_RELOAD_SECONDS: { programs: SENDING, help: "re-read the TLS files this often; 0: never" },
   MAILROOM_INTERNAL_HOST: { programs: RUNNING, help: "address of /metrics, /healthz, /readyz" },
   MAILROOM_API_INTERNAL_PORT: { programs: API, help: "the API's internal port" },
-  MAILROOM_BODY_LIMIT_BYTES: { programs: API, help: "largest request body" },
-  MAILROOM_RATE_LIMIT_PER_KEY: { programs: API, help: "requests per second per key; 0: off" },
-  MAILROOM_RATE_LIMIT_PER_ACCOUNT: { programs: API, help: "requests per second per account; 0: off" },
-  MAILROOM_IDEMPOTENCY_RETENTION_HOURS: { programs: API, help: "how long an idempotencyKey is kept" },
+  MAILROOM_BODY_LIMIT_BYTES: { programs: SENDING, help: "largest request body" },
+  MAILROOM_RATE_LIMIT_PER_KEY: { programs: SENDING, help: "requests per second per key; 0: off" },
+  MAILROOM_RATE_LIMIT_PER_ACCOUNT: { programs: SENDING, help: "requests per second per account; 0: off" },
+  MAILROOM_IDEMPOTENCY_RETENTION_HOURS: { programs: SENDING, help: "how long an idempotencyKey is kept" },
+  MAILROOM_SUBMISSION_HOST: { programs: SMTP, help: "address of the SMTP submission ports" },
+  MAILROOM_SUBMISSION_PORT: { programs: SMTP, help: "SMTP submission with STARTTLS (587-style)" },
+  MAILROOM_SUBMISSION_TLS_PORT: { programs: SMTP, help: "SMTP submission with implicit TLS (465-style)" },
+  MAILROOM_SUBMISSION_TIMEOUT_SECONDS: { programs: SMTP, help: "idle SMTP client disconnected after" },
+  MAILROOM_SMTP_INTERNAL_PORT: { programs: SMTP, help: "the SMTP program's internal port" },
   MAILROOM_WORKER_CONCURRENCY: { programs: WORKER, help: "jobs one worker runs at once" },
+  MAILROOM_WORKER_BACKGROUND_CONCURRENCY: { programs: WORKER, help: "webhook and periodic job slots" },
   MAILROOM_WORKER_INTERNAL_PORT: { programs: WORKER, help: "the worker's internal port" },
   MAILROOM_WORKER_HEARTBEAT_SECONDS: { programs: WORKER, help: "how often a worker says it is alive" },
   MAILROOM_WORKER_DEAD_AFTER_SECONDS: { programs: WORKER, help: "silence after which its jobs are retried" },
@@ -53,9 +62,10 @@ export const VARIABLES: Readonly<Record<string, { programs: ProgramName[]; help:
     programs: ["run", "api", "worker", "operator", "apply"],
     help: "a file holding that key",
   },
-  MAILROOM_HOSTNAME: { programs: BOTH, help: "host name of generated Message-IDs" },
-  MAILROOM_ALLOW_UNVERIFIED_FROM: { programs: API, help: "accept any from-domain (run: true)" },
+  MAILROOM_HOSTNAME: { programs: [...BOTH, "smtp"], help: "host name of generated Message-IDs" },
+  MAILROOM_ALLOW_UNVERIFIED_FROM: { programs: SENDING, help: "accept any from-domain (run: true)" },
   MAILROOM_OPERATOR_NAMESPACE: { programs: ["operator"], help: "namespace to watch; unset: all" },
+  MAILROOM_OPERATOR_LEASE_NAME: { programs: ["operator"], help: "name of the leader Lease" },
   MAILROOM_OPERATOR_LEASE_NAMESPACE: { programs: ["operator"], help: "where the leader Lease lives" },
   MAILROOM_OPERATOR_IDENTITY: { programs: ["operator"], help: "name in the Lease; unset: host name" },
   MAILROOM_OPERATOR_OWNER_REFERENCES: { programs: ["operator"], help: "generated Secrets owned by resource" },
