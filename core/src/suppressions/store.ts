@@ -2,7 +2,7 @@ import type { Queryable } from "../db/pool.ts";
 
 export interface Suppression {
   address: string;
-  reason: "hard_bounce" | "manual";
+  reason: "hard_bounce" | "complaint" | "manual";
   detail: string | null;
   sourceEmailId: string | null;
   createdAt: Date;

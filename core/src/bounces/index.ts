@@ -1,0 +1,1 @@
+export { deriveVerpKey, readVerpAddress, type VerpKey, verpAddress, verpLocalPart } from "./verp.ts";
