@@ -1,4 +1,5 @@
 import type { TlsMaterial } from "@mailroom/api";
+import { deriveVerpKey } from "@mailroom/core/bounces";
 import type { Config } from "@mailroom/core/config";
 import { loadKek } from "@mailroom/core/domains";
 import { createMetrics, type Logger, startInternalServer } from "@mailroom/core/telemetry";
@@ -104,6 +105,7 @@ export async function startWorkerProgram(
     metrics,
     transport: createTransport(config),
     signer: createSigner(pool, kek),
+    verpKey: deriveVerpKey(kek),
   });
   const internal = await startInternalServer({
     host: config.internalHost,

@@ -4,6 +4,7 @@ import { Logger, type Runner, type RunnerOptions, run, type WorkerEvents } from 
 import type { WorkerDeps } from "./deps.ts";
 import { startHeartbeat } from "./heartbeat.ts";
 import { makeDeliverTask } from "./tasks/deliver.ts";
+import { makeProcessReportTask } from "./tasks/process-report.ts";
 import { makePurgeTask } from "./tasks/purge.ts";
 import { makeRecheckDomainsTask } from "./tasks/recheck-domains.ts";
 import { makeWebhookTasks } from "./tasks/webhook-deliver.ts";
@@ -84,6 +85,7 @@ export async function startWorker(
     crontab: ["*/5 * * * * purge_expired ?max=1", "* * * * * recheck_domains ?max=1"].join("\n"),
     taskList: {
       deliver: makeDeliverTask(deps),
+      process_report: makeProcessReportTask(deps),
       purge_expired: makePurgeTask(deps),
       recheck_domains: makeRecheckDomainsTask(deps),
       ...webhooks.taskList,
