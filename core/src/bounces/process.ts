@@ -10,7 +10,6 @@ import {
   type ReportedEmail,
 } from "../emails/reported.ts";
 import { addSuppressions } from "../suppressions/store.ts";
-import { emitEvents } from "../webhooks/outbox.ts";
 import { type ParsedReport, parseReport } from "./parse.ts";
 import { finishReport, lockReport, type StoredReport } from "./reports.ts";
 import { readVerpAddress, type VerpKey } from "./verp.ts";
@@ -158,11 +157,8 @@ async function applyComplaint(
         sourceEmailId: email.id,
       },
     ]);
+    // The timeline event and its `email.complained` webhook event, written together.
     await appendEvents(client, [email.id], "complained", detail);
-    // `complained` is not a delivery state, so the timeline function does not emit it: the webhook is here.
-    await emitEvents(client, [
-      { account: email.account, type: "email.complained", data: { ...email.eventData, ...detail } },
-    ]);
     effects.push({ recipient, effect: "complained" });
   }
   return effects;

@@ -1,5 +1,4 @@
 import type { PoolClient, Queryable } from "../db/pool.ts";
-import { emailEventDataSql } from "../webhooks/outbox.ts";
 import type { EmailStatus } from "./types.ts";
 
 /** What a bounce or complaint report needs of the email it names. */
@@ -11,12 +10,10 @@ export interface ReportedEmail {
   recipients: string[];
   /** Per-recipient outcome of the handover: `{ "<address>": { status, code, response } }`. */
   recipientResults: Record<string, { status?: string } & Record<string, unknown>>;
-  /** The `data` every `email.*` webhook event carries for this email. */
-  eventData: Record<string, unknown>;
 }
 
 // The same bare, lower-cased form mailroom_claim_email derives recipients with.
-const SELECT = `select e.id, e.account, e.status, e.recipient_results, ${emailEventDataSql("e")} as event_data,
+const SELECT = `select e.id, e.account, e.status, e.recipient_results,
   array(select lower(coalesce(substring(a from '<([^<>]+)>$'), a))
         from unnest(e.to_addresses || e.cc_addresses || e.bcc_addresses) as a) as recipients
   from emails e`;
@@ -27,7 +24,6 @@ interface Row {
   status: EmailStatus;
   recipient_results: ReportedEmail["recipientResults"];
   recipients: string[];
-  event_data: Record<string, unknown>;
 }
 
 const toReported = (r: Row): ReportedEmail => ({
@@ -36,7 +32,6 @@ const toReported = (r: Row): ReportedEmail => ({
   status: r.status,
   recipients: r.recipients,
   recipientResults: r.recipient_results,
-  eventData: r.event_data,
 });
 
 /** Locks an email (any account: the caller has authenticated the report) to apply a report's effects. */

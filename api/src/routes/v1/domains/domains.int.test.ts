@@ -19,6 +19,7 @@ import { type ApiStack, startApiStack, TEST_KEK } from "../../../../../test/supp
 
 interface RecordBody {
   purpose: string;
+  type: string;
   name: string;
   value: string;
   strings: string[];
