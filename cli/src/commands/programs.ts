@@ -13,6 +13,10 @@ export function registerProgramCommands(program: Command): void {
     .description("run delivery and background jobs (production: one per worker pod)")
     .action(async () => (await actions()).runProgram("worker"));
   program
+    .command("smtp")
+    .description("receive bounce and complaint reports for the bounce domains (production: the SMTP pod)")
+    .action(async () => (await actions()).runProgram("smtp"));
+  program
     .command("operator")
     .description(
       "reconcile ApiKey, SendingDomain, Template and WebhookEndpoint resources (production: the operator pod)",
