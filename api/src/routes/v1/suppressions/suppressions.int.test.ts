@@ -159,7 +159,8 @@ describe("POST /v1/suppressions", () => {
         suppressions: [{ address: "stop@example.test", reason: "manual", since: expect.any(String) }],
       },
     });
-    const since = (events.at(-1)?.detail.suppressions as { since: string }[])[0]?.since ?? "";
+    const listed = (events.at(-1)?.detail.suppressions ?? []) as { since: string }[];
+    const since = listed[0]?.since ?? "";
     expect(Date.parse(since)).toBe(Date.parse(String(added.json.createdAt)));
   });
 });
