@@ -153,15 +153,25 @@ export async function startSmtpProgram(
     {
       host: config.inbound.host,
       port: config.inbound.port,
-      hostname: config.dnsRecords.mxHost,
+      hostname: config.dnsRecords.mxHost ?? config.smtp.hostname,
       maxBytes: config.inbound.maxBytes,
       tls: material && { cert: Buffer.from(material.cert), key: Buffer.from(material.key) },
     },
   );
+  const internal = await startInternalServer({
+    host: config.internalHost,
+    port: config.inbound.internalPort,
+    registry: createMetrics("smtp").registry,
+    ready: () => databaseReady(pool),
+  });
   return {
-    describe: [`Bounces    smtp://${config.inbound.host}:${inbound.port} (MX of the bounce domains)`],
+    describe: [
+      `Bounces    smtp://${config.inbound.host}:${inbound.port} (MX of the bounce domains)`,
+      `SMTP metrics http://${config.internalHost}:${internal.port}/metrics`,
+    ],
     stop: async () => {
       await inbound.close();
+      await internal.close();
       await pool.end();
     },
   };

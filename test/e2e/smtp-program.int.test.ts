@@ -26,6 +26,7 @@ describe("mailroom smtp", () => {
         PATH: process.env.PATH ?? "",
         DATABASE_URL: db.url,
         MAILROOM_INBOUND_SMTP_PORT: "0",
+        MAILROOM_SMTP_INTERNAL_PORT: "0",
         MAILROOM_LOG_LEVEL: "silent",
       },
       stdio: ["ignore", "pipe", "pipe"],

@@ -90,6 +90,7 @@ const envSchema = z.object({
 
   MAILROOM_INBOUND_SMTP_HOST: z.string().min(1).default("127.0.0.1"),
   MAILROOM_INBOUND_SMTP_PORT: port.default(2526),
+  MAILROOM_SMTP_INTERNAL_PORT: port.default(9467),
   MAILROOM_INBOUND_MAX_BYTES: z.coerce
     .number()
     .int()
@@ -200,11 +201,13 @@ function buildConfig(e: z.infer<typeof envSchema>) {
       host: e.MAILROOM_INBOUND_SMTP_HOST,
       port: e.MAILROOM_INBOUND_SMTP_PORT,
       maxBytes: e.MAILROOM_INBOUND_MAX_BYTES,
+      internalPort: e.MAILROOM_SMTP_INTERNAL_PORT,
       reportRetentionHours: e.MAILROOM_INBOUND_REPORT_RETENTION_HOURS,
     },
     /** What the DNS records of a new domain say (core/src/domains/records.ts). */
     dnsRecords: {
-      mxHost: (e.MAILROOM_INBOUND_MX_HOST ?? e.MAILROOM_HOSTNAME).replace(/\.$/, "").toLowerCase(),
+      // No MX record unless the operator names the receiver's public host name.
+      mxHost: e.MAILROOM_INBOUND_MX_HOST?.replace(/\.$/, "").toLowerCase(),
       spfMechanisms: e.MAILROOM_SPF_MECHANISMS
         ? e.MAILROOM_SPF_MECHANISMS.split(/[\s,]+/).filter(Boolean)
         : undefined,
