@@ -1,8 +1,11 @@
+import { readFile } from "node:fs/promises";
 import type { TlsMaterial } from "@mailroom/api";
+import { deriveVerpKey } from "@mailroom/core/bounces";
 import type { Config } from "@mailroom/core/config";
 import { loadKek } from "@mailroom/core/domains";
 import {
   createApiMetrics,
+  createProgramRegistry,
   createWorkerMetrics,
   type Logger,
   observeDatabaseState,
@@ -112,6 +115,7 @@ export async function startWorkerProgram(
     metrics,
     transport: createTransport(config),
     signer: createSigner(pool, kek),
+    verpKey: deriveVerpKey(kek),
   });
   const internal = await startInternalServer({
     host: config.internalHost,
@@ -131,6 +135,53 @@ export async function startWorkerProgram(
     ],
     stop: async () => {
       await worker.stop();
+      await internal.close();
+      await pool.end();
+    },
+  };
+}
+
+/**
+ * The SMTP program: the inbound receiver for bounce and complaint reports on the bounce domains (issue 17).
+ * It only stores reports (the worker parses them), so it needs no key-encryption key. STARTTLS is offered
+ * with the given certificate, else with the API's certificate files when they are configured.
+ */
+export async function startSmtpProgram(
+  config: Config,
+  databaseUrl: string,
+  logger: Logger,
+  tls?: { cert: string | Buffer; key: string | Buffer },
+): Promise<Program> {
+  const { startInboundReceiver } = await import("@mailroom/smtp");
+  const pool = openPool(config, databaseUrl, "mailroom-smtp", (e) =>
+    logger.warn({ err: e }, "idle client error"),
+  );
+  const files = config.api.tls;
+  const material =
+    tls ?? (files ? { cert: await readFile(files.certFile), key: await readFile(files.keyFile) } : undefined);
+  const inbound = await startInboundReceiver(
+    { pool, logger: logger.child({ program: "smtp" }) },
+    {
+      host: config.inbound.host,
+      port: config.inbound.port,
+      hostname: config.dnsRecords.mxHost ?? config.smtp.hostname,
+      maxBytes: config.inbound.maxBytes,
+      tls: material && { cert: Buffer.from(material.cert), key: Buffer.from(material.key) },
+    },
+  );
+  const internal = await startInternalServer({
+    host: config.internalHost,
+    port: config.inbound.internalPort,
+    registry: createProgramRegistry("smtp"),
+    ready: () => databaseReady(pool),
+  });
+  return {
+    describe: [
+      `Bounces    smtp://${config.inbound.host}:${inbound.port} (MX of the bounce domains)`,
+      `SMTP metrics http://${config.internalHost}:${internal.port}/metrics`,
+    ],
+    stop: async () => {
+      await inbound.close();
       await internal.close();
       await pool.end();
     },

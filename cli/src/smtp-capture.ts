@@ -1,8 +1,8 @@
 import { createWriteStream } from "node:fs";
 import { mkdir, rename } from "node:fs/promises";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
+import { listenSmtpServer } from "@mailroom/smtp";
 import { SMTPServer } from "smtp-server";
 
 export interface SmtpCapture {
@@ -46,17 +46,5 @@ export async function startSmtpCapture(options: {
         );
     },
   });
-  // smtp-server re-emits its socket's errors on itself (a taken port included): listen there, or a busy
-  // port leaves this promise pending for ever instead of failing with EADDRINUSE like the other ports.
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, options.host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  return {
-    port: (server.server.address() as AddressInfo).port,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return listenSmtpServer(server, options.port, options.host);
 }

@@ -1,3 +1,8 @@
 // The SMTP program (`mailroom smtp`): the submission server (ports 587/465, issue 16) and the inbound
 // receiver for bounce and complaint reports (issue 17). Both write through core, like the API does.
-export {};
+export {
+  type InboundReceiver,
+  type InboundReceiverOptions,
+  startInboundReceiver,
+} from "./inbound/receiver.ts";
+export { type ListeningSmtpServer, listenSmtpServer } from "./listen.ts";

@@ -278,7 +278,103 @@ export interface paths {
          */
         get: operations["listSuppressions"];
         put?: never;
-        post?: never;
+        /** Add an address by hand (reason manual); an address already listed keeps its entry (200) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The address to stop sending to */
+                        address: string;
+                        /** @description A note saying why, kept with the entry */
+                        detail?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Lower-cased recipient address */
+                            address: string;
+                            /**
+                             * @description Why the address is suppressed: a permanent bounce (at handover or reported later), a spam complaint (ARF feedback report), or added by hand
+                             * @enum {string}
+                             */
+                            reason: "hard_bounce" | "complaint" | "manual";
+                            /** @description For a bounce, the receiver's reply; for a complaint, its feedback type; for manual, the note given */
+                            detail?: string | null;
+                            /** @description The email whose bounce or complaint listed the address */
+                            sourceEmailId?: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Since when the address is suppressed
+                             */
+                            createdAt: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Lower-cased recipient address */
+                            address: string;
+                            /**
+                             * @description Why the address is suppressed: a permanent bounce (at handover or reported later), a spam complaint (ARF feedback report), or added by hand
+                             * @enum {string}
+                             */
+                            reason: "hard_bounce" | "complaint" | "manual";
+                            /** @description For a bounce, the receiver's reply; for a complaint, its feedback type; for manual, the note given */
+                            detail?: string | null;
+                            /** @description The email whose bounce or complaint listed the address */
+                            sourceEmailId?: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Since when the address is suppressed
+                             */
+                            createdAt: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -583,6 +679,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "email.complained": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The email.complained event
+         * @description Sent to every enabled endpoint subscribed to `email.complained`; retried with backoff until a 2xx.
+         */
+        post: operations["onEmailComplained"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "domain.verified": {
         parameters: {
             query?: never;
@@ -853,13 +969,16 @@ export interface components {
                 createdAt: string;
             }[];
             records: {
+                /**
+                 * @description mx: the bounce domain's MX, where asynchronous bounces and complaints are received
+                 * @enum {string}
+                 */
+                purpose: "dkim" | "spf" | "mx" | "dmarc";
                 /** @enum {string} */
-                purpose: "dkim" | "spf" | "dmarc";
-                /** @enum {string} */
-                type: "TXT";
+                type: "TXT" | "MX";
                 /** @description Fully qualified, without the trailing dot */
                 name: string;
-                /** @description The whole TXT value, as verifiers read it */
+                /** @description The whole TXT value, as verifiers read it; for MX, `<priority> <host>` */
                 value: string;
                 /** @description The value split into the ≤255-byte character-strings a TXT record is made of */
                 strings: string[];
@@ -878,13 +997,19 @@ export interface components {
         Suppression: {
             /** @description Lower-cased recipient address */
             address: string;
-            /** @enum {string} */
-            reason: "hard_bounce" | "manual";
-            /** @description For a hard bounce, the receiver's SMTP reply */
+            /**
+             * @description Why the address is suppressed: a permanent bounce (at handover or reported later), a spam complaint (ARF feedback report), or added by hand
+             * @enum {string}
+             */
+            reason: "hard_bounce" | "complaint" | "manual";
+            /** @description For a bounce, the receiver's reply; for a complaint, its feedback type; for manual, the note given */
             detail?: string | null;
-            /** @description The email whose bounce listed the address */
+            /** @description The email whose bounce or complaint listed the address */
             sourceEmailId?: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Since when the address is suppressed
+             */
             createdAt: string;
         };
         WebhookEndpoint: {
@@ -3731,7 +3856,7 @@ export interface operations {
                     /** @description https:// (or http://) receiver URL */
                     url: string;
                     /** @description Event types to send; empty or absent means all */
-                    events?: ("email.scheduled" | "email.queued" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed" | "email.canceled" | "domain.verified" | "domain.failed")[];
+                    events?: ("email.scheduled" | "email.queued" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed" | "email.canceled" | "email.complained" | "domain.verified" | "domain.failed")[];
                     description?: string | null;
                     enabled?: boolean;
                 };
@@ -4107,7 +4232,7 @@ export interface operations {
                     /** @description https:// (or http://) receiver URL */
                     url?: string;
                     /** @description Event types to send; empty or absent means all */
-                    events?: ("email.scheduled" | "email.queued" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed" | "email.canceled" | "domain.verified" | "domain.failed")[];
+                    events?: ("email.scheduled" | "email.queued" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed" | "email.canceled" | "email.complained" | "domain.verified" | "domain.failed")[];
                     description?: string | null;
                     enabled?: boolean;
                 };
@@ -5031,6 +5156,48 @@ export interface operations {
                 "application/json": {
                     /** @constant */
                     type: "email.canceled";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: components["schemas"]["EmailEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: the delivery succeeded */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer) is retried with backoff; a long failure disables the endpoint */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onEmailComplained: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every retry, so a receiver can drop duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse ones far from now */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures, one per active `whsec_` secret of the endpoint */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "email.complained";
                     /** Format: date-time */
                     timestamp: string;
                     data: components["schemas"]["EmailEventData"];

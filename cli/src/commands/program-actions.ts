@@ -3,11 +3,11 @@ import { createLogger, startTracing } from "@mailroom/core/telemetry";
 import { loadProgramConfig } from "../config.ts";
 import { openDatabase } from "../database.ts";
 import { say, step } from "../output.ts";
-import { requireKek, startApiProgram, startWorkerProgram } from "../programs.ts";
+import { requireKek, startApiProgram, startSmtpProgram, startWorkerProgram } from "../programs.ts";
 import { stopOnSignal } from "./lifecycle.ts";
 
-/** `mailroom api` / `mailroom worker`: one production program, stopped gracefully on SIGTERM. */
-export async function runProgram(name: "api" | "worker"): Promise<void> {
+/** `mailroom api` / `mailroom worker` / `mailroom smtp`: one production program, stopped on SIGTERM. */
+export async function runProgram(name: "api" | "worker" | "smtp"): Promise<void> {
   const config = loadProgramConfig();
   const logger = createLogger({ level: config.log.level, name: `mailroom-${name}` });
   const tracing = await startTracing({
@@ -15,10 +15,12 @@ export async function runProgram(name: "api" | "worker"): Promise<void> {
     exporter: config.telemetry.exporter,
     otlpEndpoint: config.telemetry.otlpEndpoint,
   });
-  const kek = await requireKek(config);
+  const kek = name === "smtp" ? undefined : await requireKek(config);
   const db = await openDatabase(config, step);
-  const start = name === "api" ? startApiProgram : startWorkerProgram;
-  const running = await start(config, db.url, logger, kek);
+  // The SMTP program only stores reports: it holds no key.
+  const running = kek
+    ? await (name === "api" ? startApiProgram : startWorkerProgram)(config, db.url, logger, kek)
+    : await startSmtpProgram(config, db.url, logger);
   for (const line of running.describe) say(line);
   stopOnSignal([() => running.stop(), () => db.stop(), () => tracing.shutdown()]);
 }

@@ -16,6 +16,10 @@ export function registerProgramCommands(program: Command): void {
     .addHelpText("after", environmentHelp("worker"))
     .action(async () => (await actions()).runProgram("worker"));
   program
+    .command("smtp")
+    .description("receive bounce and complaint reports for the bounce domains (production: the SMTP pod)")
+    .action(async () => (await actions()).runProgram("smtp"));
+  program
     .command("operator")
     .description(
       "reconcile ApiKey, SendingDomain, Template and WebhookEndpoint resources (production: the operator pod)",

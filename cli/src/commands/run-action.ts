@@ -9,7 +9,7 @@ import { ensureLocalCertificates } from "@mailroom/core/tls";
 import { loadProgramConfig } from "../config.ts";
 import { openDatabase } from "../database.ts";
 import { say, step } from "../output.ts";
-import { startApiProgram, startWorkerProgram } from "../programs.ts";
+import { startApiProgram, startSmtpProgram, startWorkerProgram } from "../programs.ts";
 import { startSmtpCapture } from "../smtp-capture.ts";
 import { stopOnSignal } from "./lifecycle.ts";
 
@@ -46,7 +46,7 @@ export async function runLocal(): Promise<void> {
     await stopAll();
     process.exit(1);
   }
-  const { api, worker, capture, tls, inboxDir } = ready;
+  const { api, worker, smtp, capture, tls, inboxDir } = ready;
   const base = `https://localhost:${config.api.port}`;
   say(
     [
@@ -54,6 +54,7 @@ export async function runLocal(): Promise<void> {
       "Mailroom is running.",
       ...api.describe.map((l) => `  ${l}`),
       ...worker.describe.map((l) => `  ${l}`),
+      ...smtp.describe.map((l) => `  ${l}`),
       capture ? `  SMTP capture smtp://127.0.0.1:${capture.port} → ${inboxDir}/*.eml` : "",
       `  CA         ${tls.caCertFile}`,
       `  Postgres   ${config.database.url ? "DATABASE_URL" : path.join(config.dataDir, "postgres")}`,
@@ -93,9 +94,12 @@ async function startAll(config: Config, logger: Logger, stops: Array<() => Promi
   const kek = await localKek(config);
   const worker = await startWorkerProgram(config, db.url, logger, kek);
   stops.push(() => worker.stop());
-  const api = await startApiProgram(config, db.url, logger, kek, await readTlsFiles(tls));
+  const material = await readTlsFiles(tls);
+  const api = await startApiProgram(config, db.url, logger, kek, material);
   stops.push(() => api.stop());
-  return { api, worker, capture, tls, inboxDir };
+  const smtp = await startSmtpProgram(config, db.url, logger, material);
+  stops.push(() => smtp.stop());
+  return { api, worker, smtp, capture, tls, inboxDir };
 }
 
 /** The configured key-encryption key, else the local one under the data directory (created once). */

@@ -89,6 +89,27 @@ const envSchema = z.object({
   MAILROOM_HOSTNAME: z.string().min(1).default("mailroom.localhost"),
   MAILROOM_ALLOW_UNVERIFIED_FROM: bool.default(false),
 
+  MAILROOM_INBOUND_SMTP_HOST: z.string().min(1).default("127.0.0.1"),
+  MAILROOM_INBOUND_SMTP_PORT: port.default(2526),
+  MAILROOM_SMTP_INTERNAL_PORT: port.default(9467),
+  MAILROOM_INBOUND_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(10 * 1024 * 1024),
+  MAILROOM_INBOUND_MX_HOST: z
+    .string()
+    .regex(/^(?=.{1,253}$)([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}\.?$/i, "a host name")
+    .optional(),
+  MAILROOM_INBOUND_REPORT_RETENTION_HOURS: z.coerce.number().int().min(1).default(720),
+  MAILROOM_SPF_MECHANISMS: z
+    .string()
+    .regex(
+      /^\s*([+~?-]?(a|mx|ptr|(a|mx):\S+|ip4:\S+|ip6:\S+|include:\S+|exists:\S+)[\s,]*)+$/i,
+      "SPF mechanisms separated by spaces or commas, e.g. include:_spf.relay.example ip4:203.0.113.7",
+    )
+    .optional(),
+
   MAILROOM_OPERATOR_NAMESPACE: z.string().min(1).optional(),
   MAILROOM_OPERATOR_LEASE_NAME: z.string().min(1).default("mailroom-operator"),
   MAILROOM_OPERATOR_LEASE_NAMESPACE: z.string().min(1).default("mailroom"),
@@ -179,6 +200,21 @@ function buildConfig(e: z.infer<typeof envSchema>) {
       hostname: e.MAILROOM_HOSTNAME,
     },
     sending: { allowUnverifiedFrom: e.MAILROOM_ALLOW_UNVERIFIED_FROM },
+    inbound: {
+      host: e.MAILROOM_INBOUND_SMTP_HOST,
+      port: e.MAILROOM_INBOUND_SMTP_PORT,
+      maxBytes: e.MAILROOM_INBOUND_MAX_BYTES,
+      internalPort: e.MAILROOM_SMTP_INTERNAL_PORT,
+      reportRetentionHours: e.MAILROOM_INBOUND_REPORT_RETENTION_HOURS,
+    },
+    /** What the DNS records of a new domain say (core/src/domains/records.ts). */
+    dnsRecords: {
+      // No MX record unless the operator names the receiver's public host name.
+      mxHost: e.MAILROOM_INBOUND_MX_HOST?.replace(/\.$/, "").toLowerCase(),
+      spfMechanisms: e.MAILROOM_SPF_MECHANISMS
+        ? e.MAILROOM_SPF_MECHANISMS.split(/[\s,]+/).filter(Boolean)
+        : undefined,
+    },
     operator: {
       namespace: e.MAILROOM_OPERATOR_NAMESPACE,
       leaseName: e.MAILROOM_OPERATOR_LEASE_NAME,
