@@ -1,7 +1,7 @@
 /**
  * The console's only way to make DOM: elements from tag, attributes and children, where every string becomes
- * a text node. Nothing here parses HTML (no innerHTML anywhere in the console), so text from the API (a
- * subject, an SMTP reply, a header) is always shown as text, never interpreted.
+ * a text node. The console uses no HTML-parsing DOM sink (email HTML goes only to the sandboxed frame), so
+ * text from the API (a subject, an SMTP reply, a header) is always shown as text, never interpreted.
  */
 export type Child = Node | string | number | null | undefined | false | Child[];
 type Handler = (event: Event) => void;

@@ -6,12 +6,13 @@ import {
   chromiumAvailable,
   launchChromium,
   newPage,
+  screenshot,
   signIn,
   startConsoleStack,
 } from "./harness.ts";
 
 /** The console in Debian's Chromium against the real API and worker: sign-in, navigation, log, detail, domains. */
-describe.runIf(chromiumAvailable())("web console", () => {
+describe.runIf(chromiumAvailable())("web console", { timeout: 120_000 }, () => {
   let stack: ConsoleStack;
   let chromium: { browser: Browser; close(): Promise<void> };
   let key: string;
@@ -68,6 +69,7 @@ describe.runIf(chromiumAvailable())("web console", () => {
   it("refuses a wrong key and keeps the key out of cookies and URLs", async () => {
     const { context, page } = await newPage(chromium.browser);
     await page.goto(`${stack.base}/console/`);
+    await screenshot(page, "sign-in");
     await page.getByLabel("API key").fill("mrk_AAAAAAAAAAAA_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB");
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect.poll(() => page.getByRole("alert").textContent()).toContain("Sign-in failed");
@@ -97,6 +99,7 @@ describe.runIf(chromiumAvailable())("web console", () => {
     await signIn(page, stack.base, key, "#/emails");
     const rows = page.locator("#email-results tbody tr");
     await expect.poll(() => rows.count()).toBe(2);
+    await screenshot(page, "email-log");
     await page.locator("#filter-category").fill("onboarding");
     await page.getByRole("button", { name: "Apply" }).click();
     await expect.poll(() => rows.allTextContents()).toEqual([expect.stringContaining("Welcome aboard")]);
@@ -119,6 +122,8 @@ describe.runIf(chromiumAvailable())("web console", () => {
     await expect.poll(() => recipients.textContent()).toMatch(/ann@example\.test.*accepted.*250/);
     const timeline = await page.locator("#timeline li").allTextContents();
     expect(timeline.join("\n")).toMatch(/queued[\s\S]*delivered/);
+    await page.frameLocator("iframe.email-frame").locator("h1").waitFor();
+    await screenshot(page, "email-detail");
     await page.getByRole("tab", { name: "Text" }).click();
     await expect.poll(() => page.locator(".text-part").textContent()).toBe("Thanks, Ann. Total: 42 EUR");
     await page.getByRole("tab", { name: "Attachments (1)" }).click();
@@ -156,6 +161,7 @@ describe.runIf(chromiumAvailable())("web console", () => {
     await page.getByRole("button", { name: "Recheck DNS now" }).click();
     // Nothing is published for a .test name: the recheck reports each record as not verified.
     await expect.poll(() => page.locator("table.records").textContent()).toMatch(/failed|temporary_failure/);
+    await screenshot(page, "domain");
     await context.close();
   });
 });

@@ -134,3 +134,16 @@ export async function signIn(page: Page, base: string, key: string, hash = ""): 
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.getByRole("button", { name: "Sign out" }).waitFor();
 }
+
+/**
+ * Writes docs/screenshots/<name>.png when MAILROOM_SCREENSHOTS=1 (how the README's pictures are made:
+ * `MAILROOM_SCREENSHOTS=1 npx vitest run test/browser`); otherwise does nothing.
+ */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  if (process.env.MAILROOM_SCREENSHOTS !== "1") return;
+  await page.waitForTimeout(300);
+  await page.screenshot({
+    path: path.join(import.meta.dirname, "../../docs/screenshots", `${name}.png`),
+    fullPage: false,
+  });
+}

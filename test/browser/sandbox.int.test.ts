@@ -3,7 +3,14 @@ import type { AddressInfo } from "node:net";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { until } from "../support/wait.ts";
-import { type ConsoleStack, chromiumAvailable, launchChromium, newPage, signIn, startConsoleStack } from "./harness.ts";
+import {
+  type ConsoleStack,
+  chromiumAvailable,
+  launchChromium,
+  newPage,
+  signIn,
+  startConsoleStack,
+} from "./harness.ts";
 
 const HOSTILE_SUBJECT = `<img src=x onerror="window.pwned='subject'"><b>Bold</b> & "quotes"`;
 
@@ -27,7 +34,7 @@ function hostileHtml(origin: string): string {
 </body></html>`;
 }
 
-describe.runIf(chromiumAvailable())("email HTML in the console sandbox", () => {
+describe.runIf(chromiumAvailable())("email HTML in the console sandbox", { timeout: 120_000 }, () => {
   let stack: ConsoleStack;
   let chromium: { browser: Browser; close(): Promise<void> };
   let receiver: Server;
@@ -79,7 +86,9 @@ describe.runIf(chromiumAvailable())("email HTML in the console sandbox", () => {
     const overlay = await inner.locator("#overlay").boundingBox();
     expect(box && overlay).toBeTruthy();
     if (box && overlay) expect(overlay.height).toBeLessThanOrEqual(box.height + 1);
-    expect(await page.evaluate("document.elementFromPoint(40, 20)?.closest('header')?.className")).toBe("top");
+    expect(await page.evaluate("document.elementFromPoint(40, 20)?.closest('header')?.className")).toBe(
+      "top",
+    );
 
     await inner.locator("#js-link").click({ force: true });
     await inner.locator("#submit").click({ force: true });
@@ -96,7 +105,9 @@ describe.runIf(chromiumAvailable())("email HTML in the console sandbox", () => {
     await page.getByRole("tab", { name: "Text" }).click();
     expect(await page.locator(".text-part").textContent()).toBe("<script>top.pwned='text'</script>");
     expect(await page.evaluate("window.pwned")).toBeUndefined();
-    expect(errors.filter((e) => !e.includes("Content Security Policy") && !e.includes("sandbox"))).toEqual([]);
+    expect(errors.filter((e) => !e.includes("Content Security Policy") && !e.includes("sandbox"))).toEqual(
+      [],
+    );
     await context.close();
   });
 

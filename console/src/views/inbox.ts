@@ -34,7 +34,7 @@ async function download(ctx: ViewContext, path: string, filename: string): Promi
 /** The local run's captured mail, newest first, refreshed every two seconds as mail arrives. */
 export async function inboxView(ctx: ViewContext, outlet: HTMLElement): Promise<void> {
   const list = h("div", { id: "inbox-list", "aria-live": "polite" });
-  let shown = "";
+  let shown: string | null = null;
   const load = async () => {
     const { data } = await ctx.api.get<{ data: InboxSummary[] }>("/v1/dev-inbox/messages?limit=100");
     const signature = data.map((m) => m.id).join();
