@@ -91,6 +91,9 @@ describe.runIf(chromiumAvailable())("web console", { timeout: 120_000 }, () => {
     // A hand-typed address of a hidden section lands on an allowed one.
     await page.goto(`${stack.base}/console/#/domains`);
     await expect.poll(() => page.url()).toContain("#/emails");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(() => page.locator("#email-results tbody tr").count()).toBeGreaterThan(0);
+    await screenshot(page, "email-log-phone");
     await context.close();
   });
 
@@ -123,7 +126,7 @@ describe.runIf(chromiumAvailable())("web console", { timeout: 120_000 }, () => {
     const timeline = await page.locator("#timeline li").allTextContents();
     expect(timeline.join("\n")).toMatch(/queued[\s\S]*delivered/);
     await page.frameLocator("iframe.email-frame").locator("h1").waitFor();
-    await screenshot(page, "email-detail");
+    await screenshot(page, "email-detail", true);
     await page.getByRole("tab", { name: "Text" }).click();
     await expect.poll(() => page.locator(".text-part").textContent()).toBe("Thanks, Ann. Total: 42 EUR");
     await page.getByRole("tab", { name: "Attachments (1)" }).click();

@@ -139,11 +139,11 @@ export async function signIn(page: Page, base: string, key: string, hash = ""): 
  * Writes docs/screenshots/<name>.png when MAILROOM_SCREENSHOTS=1 (how the README's pictures are made:
  * `MAILROOM_SCREENSHOTS=1 npx vitest run test/browser`); otherwise does nothing.
  */
-export async function screenshot(page: Page, name: string): Promise<void> {
+export async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
   if (process.env.MAILROOM_SCREENSHOTS !== "1") return;
   await page.waitForTimeout(300);
   await page.screenshot({
     path: path.join(import.meta.dirname, "../../docs/screenshots", `${name}.png`),
-    fullPage: false,
+    fullPage,
   });
 }
