@@ -36,22 +36,25 @@ export interface ConsoleStack {
   base: string;
   inboxDir: string;
   keyWith(scopes: Scope[], account?: string): Promise<string>;
+  /** One API call as a client would make it; throws unless it answers 2xx. */
+  call(key: string, method: string, route: string, body?: unknown): Promise<Record<string, unknown>>;
   send(key: string, body: Record<string, unknown>): Promise<string>;
   close(): Promise<void>;
 }
 
-export async function startConsoleStack(): Promise<ConsoleStack> {
+export async function startConsoleStack(env: Record<string, string> = {}): Promise<ConsoleStack> {
   const dir = await mkdtemp(path.join(os.tmpdir(), "mailroom-console-"));
   const inboxDir = path.join(dir, "inbox");
   await mkdir(inboxDir);
   const db = await createTestDatabase();
   const capture = await startSmtpCapture({ host: "127.0.0.1", port: 0, inboxDir });
-  const worker = await startWorkerStack(db, `smtp://127.0.0.1:${capture.port}`);
+  const worker = await startWorkerStack(db, `smtp://127.0.0.1:${capture.port}`, env);
   const tls = await ensureLocalCertificates(path.join(dir, "tls"), ["localhost", "127.0.0.1"]);
   const config = loadConfig({
     MAILROOM_API_PORT: "0",
     DATABASE_URL: db.url,
     MAILROOM_ALLOW_UNVERIFIED_FROM: "true",
+    ...env,
   });
   const server = await startApiServer(
     {
@@ -66,24 +69,26 @@ export async function startConsoleStack(): Promise<ConsoleStack> {
   );
   const ca = await readFile(tls.caCertFile);
   const base = `https://localhost:${server.port}`;
+  const call: ConsoleStack["call"] = async (key, method, route, body) => {
+    const response = await httpsRequest(`${base}${route}`, {
+      ca,
+      method,
+      body,
+      headers: { authorization: `Bearer ${key}` },
+    });
+    if (response.status < 200 || response.status > 299) {
+      throw new Error(`${method} ${route} answered ${response.status}: ${response.text}`);
+    }
+    return response.json;
+  };
   return {
     db,
     base,
     inboxDir,
     keyWith: async (scopes, account = "default") =>
       (await createKey(db.pool, { account, scopes, expires: "never" })).fullKey,
-    send: async (key, body) => {
-      const response = await httpsRequest(`${base}/v1/send`, {
-        ca,
-        method: "POST",
-        body,
-        headers: { authorization: `Bearer ${key}` },
-      });
-      if (response.status !== 200 && response.status !== 201 && response.status !== 202) {
-        throw new Error(`send answered ${response.status}: ${response.text}`);
-      }
-      return response.json.messageId as string;
-    },
+    call,
+    send: async (key, body) => (await call(key, "POST", "/v1/send", body)).messageId as string,
     close: async () => {
       await server.close();
       await worker.stop();
