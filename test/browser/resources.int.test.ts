@@ -116,4 +116,28 @@ describe.runIf(chromiumAvailable())("console resources", { timeout: 120_000 }, (
     expect(rows.map((r) => r.address)).toEqual(["kept@example.test"]);
     await context.close();
   });
+
+  it("pages through the log with its cursor", async () => {
+    // 25 a page: with the one email of the live test, 26 makes a second page of one.
+    for (let i = 0; i < 25; i += 1) {
+      await stack.send(key, {
+        from: "Acme <hi@acme.test>",
+        to: `p${i}@example.test`,
+        subject: `Bulk ${i}`,
+        text: "x",
+      });
+    }
+    const { context, page } = await newPage(chromium.browser);
+    await signIn(page, stack.base, key, "#/emails");
+    const rows = page.locator("#email-results tbody tr");
+    await expect.poll(() => rows.count()).toBe(25);
+    expect(await rows.first().textContent()).toContain("Bulk 24");
+    await page.locator("#live").uncheck();
+    await page.getByRole("button", { name: "Older →" }).click();
+    await expect.poll(() => rows.allTextContents()).toEqual([expect.stringContaining("Live one")]);
+    expect(await page.getByRole("button", { name: "Older →" }).isDisabled()).toBe(true);
+    await page.getByRole("button", { name: "← Newer" }).click();
+    await expect.poll(() => rows.count()).toBe(25);
+    await context.close();
+  });
 });
