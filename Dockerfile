@@ -14,6 +14,7 @@ ENV NODE_ENV=production \
 COPY package.json package-lock.json ./
 COPY core/package.json core/
 COPY api/package.json api/
+COPY console/package.json console/
 COPY worker/package.json worker/
 COPY operator/package.json operator/
 COPY cli/package.json cli/

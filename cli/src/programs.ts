@@ -48,6 +48,8 @@ export async function startApiProgram(
   logger: Logger,
   kek: Buffer,
   tls?: TlsMaterial,
+  /** Only `mailroom run` passes its capture directory: the console's dev inbox reads it through the API. */
+  devInboxDir?: string,
 ): Promise<Program> {
   // Each program loads only its own package: the API pod never loads nodemailer or graphile-worker (~4 MB of
   // its memory), nor the worker pod Fastify.
@@ -64,7 +66,14 @@ export async function startApiProgram(
     );
   }
   const server = await startApiServer(
-    { config, pool, logger: logger.child({ program: "api" }), metrics, kek },
+    {
+      config,
+      pool,
+      logger: logger.child({ program: "api" }),
+      metrics,
+      kek,
+      ...(devInboxDir ? { devInboxDir } : {}),
+    },
     material,
   );
   const internal = await startInternalServer({
@@ -76,6 +85,7 @@ export async function startApiProgram(
   return {
     describe: [
       `API        ${server.url}`,
+      `Console    ${server.url}/console/`,
       `API metrics http://${config.internalHost}:${internal.port}/metrics`,
     ],
     stop: async () => {

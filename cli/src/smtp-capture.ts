@@ -1,7 +1,7 @@
 import { createWriteStream } from "node:fs";
 import { mkdir, rename } from "node:fs/promises";
-import path from "node:path";
 import { pipeline } from "node:stream/promises";
+import { inboxMessageFile, newInboxMessageId } from "@mailroom/core/dev-inbox";
 import { listenSmtpServer } from "@mailroom/smtp";
 import { SMTPServer } from "smtp-server";
 
@@ -12,7 +12,7 @@ export interface SmtpCapture {
 
 /**
  * The local run's mail sink: a real SMTP server on loopback that accepts every message and writes it, as
- * received, to `<inboxDir>/<time>-<n>.eml`. Nothing is relayed anywhere.
+ * received, to `<inboxDir>/<time>-<n>.eml` (the dev inbox the console shows). Nothing is relayed anywhere.
  */
 export async function startSmtpCapture(options: {
   host: string;
@@ -31,8 +31,8 @@ export async function startSmtpCapture(options: {
     logger: false,
     onData(stream, _session, callback) {
       counter += 1;
-      const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${String(counter).padStart(4, "0")}.eml`;
-      const final = path.join(options.inboxDir, name);
+      const id = newInboxMessageId(new Date(), counter);
+      const final = inboxMessageFile(options.inboxDir, id);
       const partial = `${final}.part`;
       // Written under a temporary name and renamed, so a reader never sees half a message.
       pipeline(stream, createWriteStream(partial))
@@ -40,7 +40,7 @@ export async function startSmtpCapture(options: {
         .then(
           () => {
             options.onMessage?.(final);
-            callback(null, `queued as ${name}`);
+            callback(null, `queued as ${id}`);
           },
           (error: Error) => callback(error),
         );

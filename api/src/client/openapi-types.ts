@@ -1,6 +1,74 @@
 // Generated from docs/openapi.json by `node api/src/openapi/generate.ts`: do not edit.
 
 export interface paths {
+    "/v1/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Describe the calling API key: id, account, scopes, expiry */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The key's id (safe to log) */
+                            keyId: string;
+                            account: string;
+                            name: string | null;
+                            scopes: ("send" | "domains" | "templates" | "webhooks")[];
+                            /** Format: date-time */
+                            expiresAt: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "4XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                "5XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/send": {
         parameters: {
             query?: never;
@@ -866,6 +934,14 @@ export interface components {
             headers?: {
                 [key: string]: string;
             };
+            /** @description Each recipient's outcome so far, with the next hop's SMTP reply; empty before the first attempt */
+            recipients?: {
+                address?: string;
+                /** @enum {string} */
+                status?: "accepted" | "temporary" | "permanent";
+                code?: number | null;
+                response?: string | null;
+            }[];
             attachments?: {
                 filename?: string;
                 contentType?: string;

@@ -56,6 +56,7 @@ export async function runLocal(): Promise<void> {
       ...worker.describe.map((l) => `  ${l}`),
       ...smtp.describe.map((l) => `  ${l}`),
       capture ? `  SMTP capture smtp://127.0.0.1:${capture.port} → ${inboxDir}/*.eml` : "",
+      capture ? `  Dev inbox  ${base}/console/#/inbox (sign in with a key that has the send scope)` : "",
       `  CA         ${tls.caCertFile}`,
       `  Postgres   ${config.database.url ? "DATABASE_URL" : path.join(config.dataDir, "postgres")}`,
       "",
@@ -64,7 +65,7 @@ export async function runLocal(): Promise<void> {
       `  curl --cacert ${shown(tls.caCertFile)} ${base}/v1/send \\`,
       '    -H "Authorization: Bearer $KEY" -H "Content-Type: application/json" \\',
       `    -d '{"from":"Acme <hello@acme.test>","to":"you@example.test","subject":"Hi","text":"It works."}'`,
-      `  ls ${shown(inboxDir)}/`,
+      `  ls ${shown(inboxDir)}/      # or open ${base}/console/#/inbox`,
       "",
       "Local runs accept any from-domain. Ctrl-C stops everything; data stays in the data directory.",
       "",
@@ -95,7 +96,7 @@ async function startAll(config: Config, logger: Logger, stops: Array<() => Promi
   const worker = await startWorkerProgram(config, db.url, logger, kek);
   stops.push(() => worker.stop());
   const material = await readTlsFiles(tls);
-  const api = await startApiProgram(config, db.url, logger, kek, material);
+  const api = await startApiProgram(config, db.url, logger, kek, material, capture ? inboxDir : undefined);
   stops.push(() => api.stop());
   const smtp = await startSmtpProgram(config, db.url, logger, material);
   stops.push(() => smtp.stop());

@@ -1,4 +1,4 @@
-import type { EmailRecord, EmailStatus, Tag } from "./types.ts";
+import type { EmailRecord, EmailStatus, StoredRecipientResult, Tag } from "./types.ts";
 
 /** An `emails` row as pg returns it. */
 export interface EmailRow {
@@ -23,6 +23,8 @@ export interface EmailRow {
   message_id_header: string;
   attempts: number;
   last_smtp_response: string | null;
+  /** Absent when a query does not select it. */
+  recipient_results?: Record<string, StoredRecipientResult> | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -50,6 +52,7 @@ export function toEmailRecord(row: EmailRow): EmailRecord {
     messageIdHeader: row.message_id_header,
     attempts: row.attempts,
     lastSmtpResponse: row.last_smtp_response,
+    recipientResults: row.recipient_results ?? {},
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
