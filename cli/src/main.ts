@@ -1,4 +1,3 @@
-import { redactSecrets } from "@mailroom/core/telemetry";
 import { Command } from "commander";
 import { registerKeyCommands } from "./commands/keys.ts";
 import { registerProgramCommands } from "./commands/programs.ts";
@@ -23,7 +22,9 @@ try {
     code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "ETIMEDOUT"
       ? "\n  The database is not reachable: check DATABASE_URL, or unset it to use the embedded Postgres."
       : "";
-  // An error can quote what the user typed (a URL, a header): never echo a key from it.
+  // An error can quote what the user typed (a URL, a header): never echo a key from it. Loaded here, on
+  // failure only: the telemetry module would slow every command's start.
+  const { redactSecrets } = await import("@mailroom/core/telemetry");
   process.stderr.write(`mailroom: ${redactSecrets((error as Error).message)}${hint}\n`);
   process.exit(1);
 }
