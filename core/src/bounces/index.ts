@@ -1,4 +1,4 @@
-export { type ParsedReport, parseReport } from "./parse.ts";
+export type { ParsedReport } from "./parse.ts";
 export { processReport, type ReportDeps } from "./process.ts";
 export {
   getReportOutcome,

@@ -10,7 +10,7 @@ import {
   type ReportedEmail,
 } from "../emails/reported.ts";
 import { addSuppressions } from "../suppressions/store.ts";
-import { type ParsedReport, parseReport } from "./parse.ts";
+import type { ParsedReport } from "./parse.ts";
 import { finishReport, lockReport, type StoredReport } from "./reports.ts";
 import { readVerpAddress, type VerpKey } from "./verp.ts";
 
@@ -179,6 +179,9 @@ export async function processReport(deps: ReportDeps, reportId: string) {
     [reportId],
   );
   if (!rows[0]) return undefined;
+  // Loaded on use: mailparser is large, and every program that imports this package (the CLI's key
+  // commands, the worker at start) would otherwise pay for it.
+  const { parseReport } = await import("./parse.ts");
   const parsed = await parseReport(rows[0].raw);
   return withTransaction(deps.pool, async (client) => {
     const report = await lockReport(client, reportId);
