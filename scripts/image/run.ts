@@ -1,5 +1,6 @@
 // Running programs inside an image with buildah (no daemon), and the small HTTP helpers the smoke run needs.
 import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { readdir, readFile } from "node:fs/promises";
 import https from "node:https";
 import { createServer } from "node:net";
 
@@ -79,10 +80,12 @@ export function startProgram(
       resolve({ code: 127, stdout, stderr: `${stderr}${error.message}` });
     });
   });
-  const signalGroup = (signal: NodeJS.Signals) => {
+  const signal = async (name: NodeJS.Signals, target: "program" | "all") => {
     if (exited || child.pid === undefined) return;
     try {
-      process.kill(-child.pid, signal);
+      // SIGTERM goes to the program alone, as a kubelet sends it: buildah, signalled itself, kills its child.
+      if (target === "program") process.kill(await innermost(child.pid), name);
+      else process.kill(-child.pid, name);
     } catch {
       // Already gone.
     }
@@ -93,13 +96,31 @@ export function startProgram(
     exited: () => exited,
     output: () => `${stdout}${stderr}`.split("\n").slice(-40).join("\n"),
     stop: async () => {
-      signalGroup("SIGTERM");
-      const timer = setTimeout(() => signalGroup("SIGKILL"), 30_000);
+      await signal("SIGTERM", "program");
+      const timer = setTimeout(() => void signal("SIGKILL", "all"), 30_000);
       const outcome = await done;
       clearTimeout(timer);
       return outcome;
     },
   };
+}
+
+/** The deepest descendant of `pid` (buildah run → buildah-chroot-runtime → buildah-chroot-exec → the program). */
+async function innermost(pid: number): Promise<number> {
+  const parents = new Map<number, number>();
+  for (const name of await readdir("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    const stat = await readFile(`/proc/${name}/stat`, "utf8").catch(() => "");
+    // Field 4 is the parent; the command name (field 2) may hold spaces, so count from its closing parenthesis.
+    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    if (ppid) parents.set(Number(name), ppid);
+  }
+  let current = pid;
+  for (;;) {
+    const next = [...parents].find(([, parent]) => parent === current)?.[0];
+    if (next === undefined) return current;
+    current = next;
+  }
 }
 
 /** Polls `check` until it holds; fails early when one of the programs it depends on has exited. */

@@ -136,7 +136,7 @@ try {
   });
   step(`the SMTP sink received it (to ${message?.envelope.to.join(",")}); the log says delivered`);
 
-  for (const program of programs.splice(0)) {
+  for (const program of programs) {
     const result = await program.stop();
     if (result.code !== 0)
       fail(`mailroom ${program.name} exited ${result.code} on SIGTERM:\n${result.stderr}`);
