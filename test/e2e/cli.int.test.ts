@@ -30,7 +30,9 @@ async function mailroom(args: string[], env: Record<string, string> = {}) {
   }
 }
 
-describe("mailroom CLI", () => {
+// Each test starts the CLI several times (a Node process loading the whole program each time): on a busy
+// machine that alone can pass the suite's 30 s default.
+describe("mailroom CLI", { timeout: 120_000 }, () => {
   it("prints its version, the one the image is tagged with", async () => {
     const { version } = JSON.parse(
       await readFile(path.resolve(import.meta.dirname, "../../cli/package.json"), "utf8"),
