@@ -43,15 +43,22 @@ async function walk(root: string): Promise<Entry[]> {
   return entries;
 }
 
-async function devDependencies(): Promise<string[]> {
-  const names = new Set<string>();
+/**
+ * Packages only development needs: devDependencies of any manifest that no workspace depends on for production
+ * (the root lists some production packages as devDependencies too, because tests import them directly).
+ */
+async function devOnlyDependencies(): Promise<string[]> {
+  const dev = new Set<string>();
+  const production = new Set<string>();
   for (const dir of [".", ...WORKSPACES]) {
     const manifest = JSON.parse(await readFile(path.join(REPO, dir, "package.json"), "utf8")) as {
+      dependencies?: Record<string, string>;
       devDependencies?: Record<string, string>;
     };
-    for (const name of Object.keys(manifest.devDependencies ?? {})) names.add(name);
+    for (const name of Object.keys(manifest.devDependencies ?? {})) dev.add(name);
+    for (const name of Object.keys(manifest.dependencies ?? {})) production.add(name);
   }
-  return [...names].sort();
+  return [...dev].filter((name) => !production.has(name)).sort();
 }
 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
@@ -64,7 +71,7 @@ export async function checkImageContents(root: string): Promise<{ problems: stri
   const ours = app.filter((e) => !e.path.includes("/node_modules/"));
   if (app.length === 0) problems.push("/app is empty");
 
-  for (const name of await devDependencies()) {
+  for (const name of await devOnlyDependencies()) {
     if (entries.some((e) => e.path === `/app/node_modules/${name}`)) problems.push(`dev dependency ${name}`);
   }
   for (const e of app) {
