@@ -1,9 +1,16 @@
+import { readFileSync } from "node:fs";
 import { Command } from "commander";
 import { registerKeyCommands } from "./commands/keys.ts";
 import { registerProgramCommands } from "./commands/programs.ts";
 import { registerRunCommand } from "./commands/run.ts";
 
+// The CLI's package version is the product's: the image is tagged with it and the chart's appVersion names it.
+const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+  version: string;
+};
+
 const program = new Command("mailroom")
+  .version(version, "-V, --version", "print the Mailroom version")
   .description(
     "Mailroom: self-hosted transactional email. Configuration comes from the environment (.env.example).",
   )

@@ -61,7 +61,7 @@ export async function runLocal(): Promise<void> {
       `  Postgres   ${config.database.url ? "DATABASE_URL" : path.join(config.dataDir, "postgres")}`,
       "",
       "Next steps, in another terminal:",
-      "  KEY=$(npx mailroom keys create --scopes send)",
+      "  KEY=$(npm exec --no -- mailroom keys create --scopes send)",
       `  curl --cacert ${shown(tls.caCertFile)} ${base}/v1/send \\`,
       '    -H "Authorization: Bearer $KEY" -H "Content-Type: application/json" \\',
       `    -d '{"from":"Acme <hello@acme.test>","to":"you@example.test","subject":"Hi","text":"It works."}'`,

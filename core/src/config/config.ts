@@ -252,7 +252,8 @@ export const CONFIG_DEFAULTS = envSchema.parse({});
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
 
 function deepFreeze<T>(value: T): T {
-  if (value && typeof value === "object") {
+  // A Buffer (the key-encryption key given inline) cannot be frozen: Object.freeze throws on typed arrays.
+  if (value && typeof value === "object" && !ArrayBuffer.isView(value)) {
     for (const child of Object.values(value)) deepFreeze(child);
     Object.freeze(value);
   }
