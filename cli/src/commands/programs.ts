@@ -18,6 +18,7 @@ export function registerProgramCommands(program: Command): void {
   program
     .command("smtp")
     .description("receive bounce and complaint reports for the bounce domains (production: the SMTP pod)")
+    .addHelpText("after", environmentHelp("smtp"))
     .action(async () => (await actions()).runProgram("smtp"));
   program
     .command("operator")

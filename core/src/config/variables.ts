@@ -1,10 +1,10 @@
 import { CONFIG_DEFAULTS } from "./config.ts";
 
 /** The commands of the `mailroom` program, as far as configuration goes. */
-export type ProgramName = "run" | "api" | "worker" | "operator" | "migrate" | "keys" | "apply";
+export type ProgramName = "run" | "api" | "worker" | "smtp" | "operator" | "migrate" | "keys" | "apply";
 
-const DB: ProgramName[] = ["run", "api", "worker", "operator", "migrate", "keys", "apply"];
-const RUNNING: ProgramName[] = ["run", "api", "worker", "operator"];
+const DB: ProgramName[] = ["run", "api", "worker", "smtp", "operator", "migrate", "keys", "apply"];
+const RUNNING: ProgramName[] = ["run", "api", "worker", "smtp", "operator"];
 const API: ProgramName[] = ["run", "api"];
 const WORKER: ProgramName[] = ["run", "worker"];
 const BOTH: ProgramName[] = ["run", "api", "worker"];
@@ -67,6 +67,18 @@ export const VARIABLES: Readonly<Record<string, { programs: ProgramName[]; help:
   MAILROOM_WEBHOOK_TIMEOUT_MS: { programs: WORKER, help: "timeout of one webhook POST" },
   MAILROOM_WEBHOOK_DISABLE_AFTER_HOURS: { programs: WORKER, help: "disable an endpoint failing this long" },
   MAILROOM_WEBHOOK_RETRY_SCHEDULE_MS: { programs: WORKER, help: "delays between attempts, comma-separated" },
+  MAILROOM_WORKER_BACKGROUND_CONCURRENCY: {
+    programs: WORKER,
+    help: "background jobs one worker runs at once",
+  },
+  MAILROOM_INBOUND_SMTP_HOST: { programs: ["run", "smtp"], help: "address of the inbound (bounce) SMTP" },
+  MAILROOM_INBOUND_SMTP_PORT: { programs: ["run", "smtp"], help: "port of the inbound (bounce) SMTP" },
+  MAILROOM_SMTP_INTERNAL_PORT: { programs: ["run", "smtp"], help: "the SMTP receiver's internal port" },
+  MAILROOM_INBOUND_MAX_BYTES: { programs: ["run", "smtp"], help: "largest bounce report accepted" },
+  MAILROOM_INBOUND_MX_HOST: { programs: ["run", "api", "operator"], help: "MX host of the bounce domains" },
+  MAILROOM_INBOUND_REPORT_RETENTION_HOURS: { programs: WORKER, help: "keep processed reports this long" },
+  MAILROOM_SPF_MECHANISMS: { programs: ["run", "api", "operator"], help: "SPF record of the bounce domains" },
+  MAILROOM_OPERATOR_LEASE_NAME: { programs: ["operator"], help: "name of the leader Lease" },
   MAILROOM_LOG_LEVEL: {
     programs: ["run", "api", "worker", "operator", "apply"],
     help: "fatal … trace, silent",
