@@ -21,7 +21,7 @@ export function signInView(outlet: HTMLElement, signIn: (key: string) => Promise
       { class: "muted" },
       "Paste an API key. It stays in this browser tab (session storage) and is sent only as the Bearer header " +
         "to this Mailroom; closing the tab forgets it. Create one with ",
-      h("code", {}, "npx mailroom keys create --scopes send,domains,templates,webhooks"),
+      h("code", {}, "npm exec --no -- mailroom keys create --scopes send,domains,templates,webhooks"),
       ".",
     ),
     h("label", { for: "api-key" }, "API key"),
