@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDomain } from "../../core/src/domains/index.ts";
 import { createKey } from "../../core/src/keys/index.ts";
-import { createTestDatabase, type TestDatabase } from "../support/db.ts";
+import { createTestDatabase, markDomainVerified, type TestDatabase } from "../support/db.ts";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
 import { type ApiStack, startApiStack, startWorkerStack, TEST_KEK } from "../support/stack.ts";
 import { findManifest, type RenderOptions, renderChart } from "./support/helm.ts";
@@ -93,9 +93,7 @@ describe("helm test pod", () => {
   it("with tests.from on a verified domain sends one email and waits until it is delivered", async () => {
     const domain = await createDomain(db.pool, TEST_KEK, { account: "mail", name: "acme.test" });
     // Verified through DNS in the domain tests; set directly here to test the send path alone.
-    await db.pool.query("update domains set status = 'verified', verified_at = now() where id = $1", [
-      domain.id,
-    ]);
+    await markDomainVerified(db.pool, domain.id);
     const result = await runRenderedTest({
       set: {
         "tests.from": "helm-test@acme.test",
