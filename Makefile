@@ -5,7 +5,7 @@ NPM ?= npm
 STAMP := node_modules/.mailroom-install-stamp
 WORKSPACE_MANIFESTS := $(wildcard core/package.json api/package.json worker/package.json operator/package.json smtp/package.json cli/package.json)
 
-.PHONY: help install system-packages run test test-faults bench bench-scale schema-dump e2e-kind lint format typecheck check-generated clean
+.PHONY: help install system-packages run test test-faults bench bench-scale schema-dump e2e-kind lint format typecheck check-generated clean image image-smoke chart-package
 
 help: ## List the targets
 	@# Colour only on a terminal (and not with NO_COLOR): piped or redirected, the list stays plain text.
@@ -61,6 +61,15 @@ bench-scale: $(STAMP) ## How cost grows with the data: 1M seeded emails vs empty
 
 schema-dump: $(STAMP) ## Regenerate core/sql/schema.sql from the migrations and SQL functions (needs Debian's postgresql)
 	$(NPM) exec --no -- node scripts/schema-dump.ts
+
+image: $(STAMP) system-packages ## Build the image without a daemon (buildah; local Debian + Node base) into dist/*.oci.tar
+	scripts/image/build.sh
+
+image-smoke: image ## Build the image, then run migrate, api and worker inside it against a real Postgres and SMTP sink
+	$(NPM) exec --no -- node scripts/image/smoke.ts
+
+chart-package: $(STAMP) ## Lint and package the Helm chart into dist/mailroom-<version>.tgz
+	scripts/chart-package.sh
 
 e2e-kind: $(STAMP) ## End to end on a kind cluster (needs Docker, kind, kubectl): build, install the chart, send one email
 	scripts/e2e-kind.sh

@@ -5,6 +5,7 @@
  * sizing rule, the production poll interval, the log level of the environment, to stdout). MAILROOM_*
  * variables tune it as they would the real program (e.g. MAILROOM_WORKER_CONCURRENCY).
  */
+import { deriveVerpKey } from "../core/src/bounces/index.ts";
 import { loadConfig } from "../core/src/config/index.ts";
 import { createPool } from "../core/src/db/index.ts";
 import { createLogger, createWorkerMetrics } from "../core/src/telemetry/index.ts";
@@ -36,6 +37,7 @@ async function main(job: WorkerJob): Promise<void> {
     metrics: createWorkerMetrics(),
     transport: createTransport(config),
     signer: createSigner(pool, Buffer.from(job.kek, "base64")),
+    verpKey: deriveVerpKey(Buffer.from(job.kek, "base64")),
   });
   let cpuAtStart = process.cpuUsage();
   let rssPeak = 0;

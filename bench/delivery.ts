@@ -40,6 +40,7 @@ import { type DbCpu, type DeliveryRun, type DeliverySettings, setUp } from "./de
 import { measureSigningCeiling } from "./delivery-signing.ts";
 import { startSink } from "./delivery-sink-control.ts";
 import { runBaseline, runMailroom, startMailroomWorker } from "./delivery-throughput.ts";
+import { type OnCleanup, runBenchmark } from "./lifecycle.ts";
 import { openBenchDatabase } from "./send-support.ts";
 
 const envNumber = (name: string, fallback: number, min = 1) => {
@@ -63,36 +64,23 @@ const ACCEPT_POOL = 6;
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
-const cleanups: (() => Promise<void>)[] = [];
-async function cleanup(): Promise<void> {
-  for (const step of cleanups.splice(0).reverse()) {
-    await step().catch((error: unknown) => console.error("cleanup:", error));
-  }
-}
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    console.error(`\n${signal}: stopping everything the benchmark started …`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
-
-async function main(): Promise<number> {
-  const run: DeliveryRun = { say, onCleanup: (step) => cleanups.push(step), settings: SETTINGS };
+async function main(onCleanup: OnCleanup): Promise<number> {
+  const run: DeliveryRun = { say, onCleanup, settings: SETTINGS };
   const loadBefore = os.loadavg();
   say(
     `Delivery benchmark on ${os.availableParallelism()} CPUs, Node ${process.version}, load ${loadBefore.map((l) => l.toFixed(2)).join(" ")}`,
   );
   const tmp = await mkdtemp(path.join(os.tmpdir(), "mailroom-bench-delivery-"));
-  cleanups.push(() => rm(tmp, { recursive: true, force: true }));
+  onCleanup(() => rm(tmp, { recursive: true, force: true }));
   // Under root, the embedded Postgres runs as its own system user, which must be able to enter the directory.
   await chmod(tmp, 0o755);
   say("› starting Postgres and migrating");
   // Commit timestamps: the latency phase measures from the moment Postgres committed each accept.
   const db = await openBenchDatabase(tmp, { track_commit_timestamp: "on" });
-  cleanups.push(() => db.close());
+  onCleanup(() => db.close());
   await migrate({ url: db.url });
   const pool = createPool({ url: db.url, max: ACCEPT_POOL, applicationName: "bench-delivery" });
-  cleanups.push(() => pool.end());
+  onCleanup(() => pool.end());
   const dbCpu: DbCpu = { cpuMs: () => db.cpuMs?.() };
   const setup = await setUp(pool, say);
   const sink = await startSink(run);
@@ -148,18 +136,4 @@ async function main(): Promise<number> {
   return checksOk ? 0 : 1;
 }
 
-const hardLimit = setTimeout(() => {
-  console.error(`benchmark still running after ${HARD_LIMIT_MS / 60_000} min: stopping everything`);
-  void cleanup().finally(() => process.exit(1));
-}, HARD_LIMIT_MS);
-hardLimit.unref();
-
-let code = 1;
-try {
-  code = await main();
-} catch (error) {
-  console.error("benchmark failed:", error);
-} finally {
-  await cleanup();
-}
-process.exit(code);
+await runBenchmark(HARD_LIMIT_MS, main);

@@ -23,6 +23,7 @@ import { checkCell, perSecond, type ThroughputResult } from "./delivery-report.t
 import { type DbCpu, type DeliveryRun, type DeliverySettings, setUp } from "./delivery-setup.ts";
 import { startSink } from "./delivery-sink-control.ts";
 import { runBaseline, runMailroom, startMailroomWorker } from "./delivery-throughput.ts";
+import { type OnCleanup, runBenchmark } from "./lifecycle.ts";
 import { postfixPeerUnavailable, startPostfixPeer } from "./postfix-peer.ts";
 import { openBenchDatabase } from "./send-support.ts";
 
@@ -55,18 +56,6 @@ const COMMAND = commandLine("bench/peer.ts", [
 ]);
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
-const cleanups: (() => Promise<void>)[] = [];
-async function cleanup(): Promise<void> {
-  for (const step of cleanups.splice(0).reverse()) {
-    await step().catch((error: unknown) => console.error("cleanup:", error));
-  }
-}
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    console.error(`\n${signal}: stopping everything the benchmark started …`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
 
 /** CPU per message: the side's own processes, and the whole machine over the measured period. */
 function cpuPerMessage(r: ThroughputResult, own: number | undefined) {
@@ -82,7 +71,7 @@ function row(r: ThroughputResult, own: number | undefined): string {
   );
 }
 
-async function main(): Promise<number> {
+async function main(onCleanup: OnCleanup): Promise<number> {
   const loadBefore = os.loadavg();
   say(
     `Peer benchmark on ${os.availableParallelism()} CPUs, load ${loadBefore.map((l) => l.toFixed(2)).join(" ")}`,
@@ -96,16 +85,16 @@ async function main(): Promise<number> {
     );
     return 0;
   }
-  const run: DeliveryRun = { say, onCleanup: (step) => cleanups.push(step), settings: SETTINGS };
+  const run: DeliveryRun = { say, onCleanup, settings: SETTINGS };
   const tmp = await mkdtemp(path.join(os.tmpdir(), "mailroom-bench-peer-"));
-  cleanups.push(() => rm(tmp, { recursive: true, force: true }));
+  onCleanup(() => rm(tmp, { recursive: true, force: true }));
   await chmod(tmp, 0o755);
   say("› starting Postgres and migrating");
   const db = await openBenchDatabase(tmp);
-  cleanups.push(() => db.close());
+  onCleanup(() => db.close());
   await migrate({ url: db.url });
   const pool = createPool({ url: db.url, max: 4, applicationName: "bench-peer" });
-  cleanups.push(() => pool.end());
+  onCleanup(() => pool.end());
   const dbCpu: DbCpu = { cpuMs: () => db.cpuMs?.() };
   const setup = await setUp(pool, say);
   const sink = await startSink(run);
@@ -116,7 +105,7 @@ async function main(): Promise<number> {
     privateKeyPem: setup.privateKeyPem,
     say,
   });
-  cleanups.push(() => peer.stop());
+  onCleanup(() => peer.stop());
   const worker = await startMailroomWorker(run, setup, sink, db.url);
 
   const rows: string[] = [];
@@ -164,18 +153,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-const hardLimit = setTimeout(() => {
-  console.error(`benchmark still running after ${HARD_LIMIT_MS / 60_000} min: stopping everything`);
-  void cleanup().finally(() => process.exit(1));
-}, HARD_LIMIT_MS);
-hardLimit.unref();
-
-let code = 1;
-try {
-  code = await main();
-} catch (error) {
-  console.error("benchmark failed:", error);
-} finally {
-  await cleanup();
-}
-process.exit(code);
+await runBenchmark(HARD_LIMIT_MS, main);

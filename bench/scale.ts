@@ -23,6 +23,7 @@ import { percentile, perSecond, type ThroughputResult } from "./delivery-report.
 import { type DbCpu, type DeliveryRun, type DeliverySettings, type Setup, setUp } from "./delivery-setup.ts";
 import { startSink } from "./delivery-sink-control.ts";
 import { runMailroom, startMailroomWorker } from "./delivery-throughput.ts";
+import { type OnCleanup, runBenchmark } from "./lifecycle.ts";
 import { seedEmails } from "./scale-seed.ts";
 import { openBenchDatabase } from "./send-support.ts";
 
@@ -52,17 +53,6 @@ const HARD_LIMIT_MS = 4 * 3600_000;
 const TABLES = ["emails", "email_events", "email_attachments", "idempotency_keys"];
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
-const cleanups: (() => Promise<void>)[] = [];
-async function cleanup(): Promise<void> {
-  for (const step of cleanups.splice(0).reverse()) {
-    await step().catch((error: unknown) => console.error("cleanup:", error));
-  }
-}
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    void cleanup().finally(() => process.exit(130));
-  });
-}
 
 type Filter = Omit<EmailFilter, "limit" | "after">;
 const TEN_DAYS_AGO = Date.now() - 10 * 86_400_000;
@@ -176,24 +166,24 @@ function report(results: SizeResult[]): string {
   return lines.join("\n");
 }
 
-async function main(): Promise<number> {
-  const run: DeliveryRun = { say, onCleanup: (step) => cleanups.push(step), settings: SETTINGS };
+async function main(onCleanup: OnCleanup): Promise<number> {
+  const run: DeliveryRun = { say, onCleanup, settings: SETTINGS };
   const tmp = await mkdtemp(path.join(os.tmpdir(), "mailroom-bench-scale-"));
-  cleanups.push(() => rm(tmp, { recursive: true, force: true }));
+  onCleanup(() => rm(tmp, { recursive: true, force: true }));
   await chmod(tmp, 0o755);
   say(`Scale benchmark: sizes ${SIZES.map(int).join(", ")}`);
   const db = await openBenchDatabase(tmp);
-  cleanups.push(() => db.close());
+  onCleanup(() => db.close());
   await migrate({ url: db.url });
   const pool = createPool({ url: db.url, max: 4, applicationName: "bench-scale" });
-  cleanups.push(() => pool.end());
+  onCleanup(() => pool.end());
   const dbCpu: DbCpu = { cpuMs: () => db.cpuMs?.() };
   const setup = await setUp(pool, say);
   const sink = await startSink(run);
   const worker = await startMailroomWorker(run, setup, sink, db.url);
   const seeder = new pg.Client({ connectionString: db.url, application_name: "bench-scale-seed" });
   await seeder.connect();
-  cleanups.push(() => seeder.end());
+  onCleanup(() => seeder.end());
   const results: SizeResult[] = [];
   let seeded = 0;
   for (const size of [...SIZES].sort((a, b) => a - b)) {
@@ -211,18 +201,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-const hardLimit = setTimeout(() => {
-  console.error("scale benchmark over its time limit: stopping everything");
-  void cleanup().finally(() => process.exit(1));
-}, HARD_LIMIT_MS);
-hardLimit.unref();
-
-let code = 1;
-try {
-  code = await main();
-} catch (error) {
-  console.error("benchmark failed:", error);
-} finally {
-  await cleanup();
-}
-process.exit(code);
+await runBenchmark(HARD_LIMIT_MS, main);

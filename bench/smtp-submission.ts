@@ -24,7 +24,7 @@ import { generateDkimKey } from "../core/src/domains/index.ts";
 import { createKey } from "../core/src/keys/index.ts";
 import { createApiMetrics, createLogger, createSmtpMetrics } from "../core/src/telemetry/index.ts";
 import { ensureLocalCertificates } from "../core/src/tls/index.ts";
-import { startSmtpServers } from "../smtp/src/index.ts";
+import { startSubmissionServers } from "../smtp/src/index.ts";
 import { commandLine, int, writeBenchmarkSection } from "./benchmarks-file.ts";
 import { DOMAIN, FROM, FROM_ADDRESS, recipient, SUBJECT, TEXT } from "./delivery-protocol.ts";
 import { postfixPeerUnavailable, startPostfixPeer } from "./postfix-peer.ts";
@@ -128,7 +128,7 @@ async function main(): Promise<void> {
       MAILROOM_RATE_LIMIT_PER_ACCOUNT: "0",
     });
     const logger = createLogger({ level: "silent", name: "bench" });
-    const smtp = await startSmtpServers({
+    const smtp = await startSubmissionServers({
       config,
       pool,
       logger,

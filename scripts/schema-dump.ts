@@ -8,6 +8,7 @@
 //
 //   node scripts/schema-dump.ts           rewrite core/sql/schema.sql
 //   node scripts/schema-dump.ts --check   exit 1 when core/sql/schema.sql is not current
+//   --bindir=DIR                          the PostgreSQL binaries to use (default: Debian's newest)
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { chmod, chown, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -20,18 +21,19 @@ import pg from "pg";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DUMP = path.join(ROOT, "core/sql/schema.sql");
 const check = process.argv.includes("--check");
+const binDirFlag = process.argv.find((arg) => arg.startsWith("--bindir="))?.slice("--bindir=".length);
 
 if (process.argv.includes("--help")) {
   process.stdout.write(
-    "usage: node scripts/schema-dump.ts [--check]\n  writes (or, with --check, verifies) core/sql/schema.sql\n",
+    "usage: node scripts/schema-dump.ts [--check] [--bindir=DIR]\n  writes (or, with --check, verifies) core/sql/schema.sql\n",
   );
   process.exit(0);
 }
 
-/** The newest /usr/lib/postgresql/<v>/bin that has the server and pg_dump (Debian's layout), or PG_BINDIR. */
+/** `--bindir`, else the newest /usr/lib/postgresql/<v>/bin that has the server and pg_dump (Debian's layout). */
 function findBinDir(): string | undefined {
-  const candidates = process.env.PG_BINDIR
-    ? [process.env.PG_BINDIR]
+  const candidates = binDirFlag
+    ? [binDirFlag]
     : existsSync("/usr/lib/postgresql")
       ? readdirSync("/usr/lib/postgresql")
           .sort((a, b) => Number(b) - Number(a))
@@ -62,7 +64,7 @@ const binDir = findBinDir();
 if (!binDir) {
   console.error(
     "schema-dump: no PostgreSQL server binaries with pg_dump found (looked in /usr/lib/postgresql/*/bin).\n" +
-      "  Install them (`apt-get install postgresql`, or `make system-packages` as root) or set PG_BINDIR.",
+      "  Install them (`apt-get install postgresql`, or `make system-packages` as root) or pass --bindir=DIR.",
   );
   process.exit(1);
 }

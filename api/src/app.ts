@@ -9,12 +9,15 @@ import Fastify, {
 } from "fastify";
 import type { ApiDeps } from "./deps.ts";
 import { registerAuth } from "./plugins/auth.ts";
+import { consoleAssets, registerConsole } from "./plugins/console.ts";
 import { registerErrorHandling, sendError } from "./plugins/errors.ts";
 import { registerJsonBody } from "./plugins/json-body.ts";
 import { registerOpenApi } from "./plugins/openapi.ts";
 import { registerTelemetry } from "./plugins/telemetry.ts";
+import { devInboxRoutes } from "./routes/v1/dev-inbox/index.ts";
 import { domainRoutes } from "./routes/v1/domains/index.ts";
 import { emailRoutes } from "./routes/v1/emails/index.ts";
+import { keyRoutes } from "./routes/v1/key/index.ts";
 import { sendRoutes } from "./routes/v1/send/index.ts";
 import { suppressionRoutes } from "./routes/v1/suppressions/index.ts";
 import { templateRoutes } from "./routes/v1/templates/index.ts";
@@ -89,13 +92,16 @@ export function buildApp(deps: ApiDeps, options: BuildAppOptions = {}): FastifyI
   registerTelemetry(app, deps);
   registerAuth(app, deps);
   registerOpenApi(app);
+  registerConsole(app, consoleAssets());
   app.register(async (v1) => {
+    keyRoutes(v1);
     sendRoutes(v1, deps);
     emailRoutes(v1, deps);
     templateRoutes(v1, deps);
     domainRoutes(v1, deps);
     suppressionRoutes(v1, deps);
     webhookRoutes(v1, deps, { allowedCidrs: deps.config.webhooks.allowedCidrs });
+    if (deps.devInboxDir) devInboxRoutes(v1, deps.devInboxDir);
   });
   return app;
 }

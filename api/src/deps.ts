@@ -10,6 +10,8 @@ export interface ApiDeps {
   metrics: ApiMetrics;
   /** Key-encryption key for DKIM private keys at rest. */
   kek: Buffer;
+  /** The local run's capture directory: set only by `mailroom run`, it turns on the /v1/dev-inbox routes. */
+  devInboxDir?: string;
   /** The clock, injectable so key expiry can be tested without waiting 30 days. */
   now?: () => Date;
 }

@@ -4,7 +4,7 @@ const major = Number(process.versions.node.split(".")[0]);
 if (major < 24) {
   process.stderr.write(
     `mailroom needs Node.js 24 or newer (this is ${process.version}).\n` +
-      "Run it through npm so the project's pinned Node is used: `npx mailroom ...` or `make run`.\n",
+      "Run it through npm so the project's pinned Node is used: `npm exec --no -- mailroom ...` or `make run`.\n",
   );
   process.exit(1);
 }

@@ -1,3 +1,4 @@
+import { deriveVerpKey } from "@mailroom/core/bounces";
 import type { Config } from "@mailroom/core/config";
 import { loadKek } from "@mailroom/core/domains";
 import {
@@ -39,17 +40,6 @@ export async function requireKek(config: Config): Promise<Buffer> {
   return kek;
 }
 
-/** The configured certificate and key (or the local run's), else an error saying how to give them. */
-async function requireTls(config: Config, who: string, tls?: TlsMaterial): Promise<TlsMaterial> {
-  const material = tls ?? (config.api.tls ? await readTlsFiles(config.api.tls) : undefined);
-  if (!material) {
-    throw new Error(
-      `${who} needs TLS: set MAILROOM_TLS_CERT_FILE and MAILROOM_TLS_KEY_FILE (or use \`mailroom run\` locally)`,
-    );
-  }
-  return material;
-}
-
 /** The API program: HTTPS server plus its internal metrics/health port. */
 export async function startApiProgram(
   config: Config,
@@ -57,6 +47,8 @@ export async function startApiProgram(
   logger: Logger,
   kek: Buffer,
   tls?: TlsMaterial,
+  /** Only `mailroom run` passes its capture directory: the console's dev inbox reads it through the API. */
+  devInboxDir?: string,
 ): Promise<Program> {
   // Each program loads only its own package: the API pod never loads nodemailer or graphile-worker (~4 MB of
   // its memory), nor the worker pod Fastify.
@@ -66,9 +58,21 @@ export async function startApiProgram(
   );
   const metrics = createApiMetrics();
   observePool(metrics.registry, pool, config.database.poolSize);
-  const material = await requireTls(config, "the API", tls);
+  const material = tls ?? (config.api.tls ? await readTlsFiles(config.api.tls) : undefined);
+  if (!material) {
+    throw new Error(
+      "the API needs TLS: set MAILROOM_TLS_CERT_FILE and MAILROOM_TLS_KEY_FILE (or use `mailroom run` locally)",
+    );
+  }
   const server = await startApiServer(
-    { config, pool, logger: logger.child({ program: "api" }), metrics, kek },
+    {
+      config,
+      pool,
+      logger: logger.child({ program: "api" }),
+      metrics,
+      kek,
+      ...(devInboxDir ? { devInboxDir } : {}),
+    },
     material,
   );
   const internal = await startInternalServer({
@@ -80,6 +84,7 @@ export async function startApiProgram(
   return {
     describe: [
       `API        ${server.url}`,
+      `Console    ${server.url}/console/`,
       `API metrics http://${config.internalHost}:${internal.port}/metrics`,
     ],
     stop: async () => {
@@ -119,6 +124,7 @@ export async function startWorkerProgram(
     metrics,
     transport: createTransport(config),
     signer: createSigner(pool, kek),
+    verpKey: deriveVerpKey(kek),
   });
   const internal = await startInternalServer({
     host: config.internalHost,
@@ -144,37 +150,47 @@ export async function startWorkerProgram(
   };
 }
 
-/** The SMTP program: submission on its STARTTLS and implicit-TLS ports, plus its internal port. */
+/**
+ * The SMTP program (ADR 0019): the doors the config opens, submission and the bounce receiver, behind one
+ * internal port (metrics, health, readiness). It holds no DKIM key, so it needs no key-encryption key.
+ * Submission needs the API's certificate; the receiver offers STARTTLS with it when there is one.
+ */
 export async function startSmtpProgram(
   config: Config,
   databaseUrl: string,
   logger: Logger,
   tls?: TlsMaterial,
 ): Promise<Program> {
-  const { startSmtpServers } = await import("@mailroom/smtp");
-  const material = await requireTls(config, "SMTP submission", tls);
+  const { startSmtpDoors } = await import("@mailroom/smtp");
+  const material = tls ?? (config.api.tls ? await readTlsFiles(config.api.tls) : undefined);
   const pool = openPool(config, databaseUrl, "mailroom-smtp", (e) =>
     logger.warn({ err: e }, "idle client error"),
   );
   const metrics = createSmtpMetrics();
   observePool(metrics.registry, pool, config.database.poolSize);
-  const servers = await startSmtpServers({
-    config,
-    pool,
-    logger: logger.child({ program: "smtp" }),
-    metrics,
-    tls: material,
-  });
+  let doors: Awaited<ReturnType<typeof startSmtpDoors>>;
+  try {
+    doors = await startSmtpDoors({
+      config,
+      pool,
+      logger: logger.child({ program: "smtp" }),
+      metrics,
+      tls: material,
+    });
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
   const internal = await startInternalServer({
     host: config.internalHost,
-    port: config.submission.internalPort,
+    port: config.smtpProgram.internalPort,
     registry: metrics.registry,
     ready: () => databaseReady(pool),
   });
   return {
-    describe: [...servers.describe, `SMTP metrics http://${config.internalHost}:${internal.port}/metrics`],
+    describe: [...doors.describe, `SMTP metrics http://${config.internalHost}:${internal.port}/metrics`],
     stop: async () => {
-      await servers.close();
+      await doors.close();
       await internal.close();
       await pool.end();
     },

@@ -1,8 +1,8 @@
 import { createWriteStream } from "node:fs";
 import { mkdir, rename } from "node:fs/promises";
-import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { pipeline } from "node:stream/promises";
+import { inboxMessageFile, newInboxMessageId } from "@mailroom/core/dev-inbox";
+import { listenSmtpServer } from "@mailroom/smtp";
 import { SMTPServer } from "smtp-server";
 
 export interface SmtpCapture {
@@ -12,7 +12,7 @@ export interface SmtpCapture {
 
 /**
  * The local run's mail sink: a real SMTP server on loopback that accepts every message and writes it, as
- * received, to `<inboxDir>/<time>-<n>.eml`. Nothing is relayed anywhere.
+ * received, to `<inboxDir>/<time>-<n>.eml` (the dev inbox the console shows). Nothing is relayed anywhere.
  */
 export async function startSmtpCapture(options: {
   host: string;
@@ -31,8 +31,8 @@ export async function startSmtpCapture(options: {
     logger: false,
     onData(stream, _session, callback) {
       counter += 1;
-      const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${String(counter).padStart(4, "0")}.eml`;
-      const final = path.join(options.inboxDir, name);
+      const id = newInboxMessageId(new Date(), counter);
+      const final = inboxMessageFile(options.inboxDir, id);
       const partial = `${final}.part`;
       // Written under a temporary name and renamed, so a reader never sees half a message.
       pipeline(stream, createWriteStream(partial))
@@ -40,23 +40,11 @@ export async function startSmtpCapture(options: {
         .then(
           () => {
             options.onMessage?.(final);
-            callback(null, `queued as ${name}`);
+            callback(null, `queued as ${id}`);
           },
           (error: Error) => callback(error),
         );
     },
   });
-  // smtp-server re-emits its socket's errors on itself (a taken port included): listen there, or a busy
-  // port leaves this promise pending for ever instead of failing with EADDRINUSE like the other ports.
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, options.host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  return {
-    port: (server.server.address() as AddressInfo).port,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return listenSmtpServer(server, options.port, options.host);
 }

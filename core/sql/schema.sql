@@ -34,8 +34,10 @@ declare
   v_written uuid[];
 begin
   insert into email_events (email_id, type, detail) select unnest(p_email_ids), p_state, p_detail;
-  -- `sending` and `rescheduled` are internal steps, not webhook events.
-  if p_state not in ('scheduled', 'queued', 'delivered', 'deferred', 'bounced', 'failed', 'canceled') then
+  -- `sending` and `rescheduled` are internal steps, and `delayed` (a late soft bounce) is news for the
+  -- timeline only: none is a webhook event. `complained` is not a state but is one (issue 17).
+  if p_state not in ('scheduled', 'queued', 'delivered', 'deferred', 'bounced', 'failed', 'canceled',
+                     'complained') then
     return;
   end if;
   -- Most accounts have no endpoint: two index probes answer that before the outbox statement is run.
@@ -113,6 +115,8 @@ declare
   v_reason text;
   v_wanted text[];
   v_suppressed text[];
+  -- Why and since when each dropped recipient is suppressed, for the timeline (the log shows it).
+  v_suppressions jsonb;
   v_recipients text[];
 begin
   select k.* into v_key from emails e join api_keys k on k.key_id = e.api_key_id where e.id = p_email_id
@@ -149,7 +153,10 @@ begin
         with ordinality as t(r, n)
       group by r
     ) d;
-    select coalesce(array_agg(s.address), '{}') into v_suppressed
+    select coalesce(array_agg(s.address), '{}'),
+           coalesce(jsonb_agg(jsonb_build_object('address', s.address, 'reason', s.reason, 'since', s.created_at)),
+                    '[]')
+    into v_suppressed, v_suppressions
     from suppressions s where s.account = v_email.account and s.address = any(v_wanted);
     v_recipients := array(select w from unnest(v_wanted) with ordinality as t(w, n)
                           where w <> all(v_suppressed) order by n);
@@ -161,7 +168,9 @@ begin
     update emails set status = 'failed', failure_reason = v_reason, pending_recipients = '{}', updated_at = now()
     where id = p_email_id;
     perform mailroom_append_email_events(array[p_email_id], array[p_event_id], 'failed',
-                                         jsonb_build_object('reason', v_reason));
+      jsonb_build_object('reason', v_reason)
+        || case when v_reason = 'suppressed' then jsonb_build_object('suppressions', v_suppressions)
+                else '{}'::jsonb end);
     return query select 'failed', v_reason, false, null::emails;
     return;
   end if;
@@ -170,7 +179,8 @@ begin
   where id = p_email_id returning * into v_email;
   perform mailroom_append_email_events(array[p_email_id], array[p_event_id], 'sending',
     jsonb_build_object('attempt', v_email.attempts)
-      || case when cardinality(v_suppressed) > 0 then jsonb_build_object('suppressed', v_suppressed)
+      || case when cardinality(v_suppressed) > 0
+              then jsonb_build_object('suppressed', v_suppressed, 'suppressions', v_suppressions)
               else '{}'::jsonb end);
   return query select 'send', null::text,
     exists (select 1 from email_attachments a where a.email_id = p_email_id), v_email;
@@ -551,9 +561,9 @@ CREATE TABLE public.domain_dns_records (
     status text DEFAULT 'pending'::text NOT NULL,
     reason text,
     last_checked_at timestamp with time zone,
-    CONSTRAINT domain_dns_records_purpose_check CHECK ((purpose = ANY (ARRAY['dkim'::text, 'spf'::text, 'dmarc'::text]))),
+    CONSTRAINT domain_dns_records_purpose_check CHECK ((purpose = ANY (ARRAY['dkim'::text, 'spf'::text, 'dmarc'::text, 'mx'::text]))),
     CONSTRAINT domain_dns_records_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'verified'::text, 'failed'::text, 'temporary_failure'::text]))),
-    CONSTRAINT domain_dns_records_type_check CHECK ((type = 'TXT'::text))
+    CONSTRAINT domain_dns_records_type_check CHECK ((type = ANY (ARRAY['TXT'::text, 'MX'::text])))
 );
 
 --
@@ -636,6 +646,25 @@ CREATE TABLE public.idempotency_keys (
 );
 
 --
+-- Name: inbound_reports; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.inbound_reports (
+    id uuid NOT NULL,
+    received_at timestamp with time zone DEFAULT now() NOT NULL,
+    remote_address text NOT NULL,
+    helo text,
+    mail_from text,
+    rcpt_to text[] NOT NULL,
+    raw bytea NOT NULL,
+    status text DEFAULT 'received'::text NOT NULL,
+    outcome jsonb,
+    processed_at timestamp with time zone,
+    CONSTRAINT inbound_reports_rcpt_to_check CHECK ((cardinality(rcpt_to) > 0)),
+    CONSTRAINT inbound_reports_status_check CHECK ((status = ANY (ARRAY['received'::text, 'processed'::text, 'ignored'::text])))
+);
+
+--
 -- Name: operator_bindings; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -673,7 +702,7 @@ CREATE TABLE public.suppressions (
     detail text,
     source_email_id uuid,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT suppressions_reason_check CHECK ((reason = ANY (ARRAY['hard_bounce'::text, 'manual'::text])))
+    CONSTRAINT suppressions_reason_check CHECK ((reason = ANY (ARRAY['hard_bounce'::text, 'complaint'::text, 'manual'::text])))
 );
 
 --
@@ -933,6 +962,13 @@ ALTER TABLE ONLY public.idempotency_keys
     ADD CONSTRAINT idempotency_keys_pkey PRIMARY KEY (account, key);
 
 --
+-- Name: inbound_reports inbound_reports_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.inbound_reports
+    ADD CONSTRAINT inbound_reports_pkey PRIMARY KEY (id);
+
+--
 -- Name: operator_bindings operator_bindings_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1056,6 +1092,12 @@ CREATE INDEX domains_next_check ON public.domains USING btree (next_check_at);
 CREATE UNIQUE INDEX domains_one_verified_owner ON public.domains USING btree (name) WHERE (status = 'verified'::text);
 
 --
+-- Name: domains_verified_return_path; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX domains_verified_return_path ON public.domains USING btree (return_path_domain) WHERE (status = 'verified'::text);
+
+--
 -- Name: email_events_email; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1102,6 +1144,12 @@ CREATE INDEX emails_unsent ON public.emails USING btree (status, id) WHERE (stat
 --
 
 CREATE INDEX idempotency_keys_created ON public.idempotency_keys USING btree (created_at);
+
+--
+-- Name: inbound_reports_received; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX inbound_reports_received ON public.inbound_reports USING btree (received_at);
 
 --
 -- Name: operator_bindings_claim; Type: INDEX; Schema: public; Owner: -

@@ -14,10 +14,11 @@ export const DNS_ENDPOINT_RESOURCE = `${DNS_ENDPOINT_PLURAL}.${DNS_ENDPOINT_GROU
 /** One DNS record set: external-dns's `endpoint.Endpoint`. */
 export interface DnsEndpointRecord {
   dnsName: string;
-  recordType: "TXT";
+  recordType: "TXT" | "MX";
   /**
    * One entry per record of the set. A TXT target is the record's RDATA in zone-file form (RFC 1035
-   * §3.3.14): quoted character-strings of at most 255 bytes each, `"first" "second"`.
+   * §3.3.14): quoted character-strings of at most 255 bytes each, `"first" "second"`. An MX target is
+   * `<priority> <host>`.
    */
   targets: string[];
   /** Seconds; 0 or absent lets the provider choose. */

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -30,7 +30,17 @@ async function mailroom(args: string[], env: Record<string, string> = {}) {
   }
 }
 
-describe("mailroom CLI", () => {
+// Each test starts the CLI several times (a Node process loading the whole program each time): on a busy
+// machine that alone can pass the suite's 30 s default.
+describe("mailroom CLI", { timeout: 120_000 }, () => {
+  it("prints its version, the one the image is tagged with", async () => {
+    const { version } = JSON.parse(
+      await readFile(path.resolve(import.meta.dirname, "../../cli/package.json"), "utf8"),
+    );
+    const out = await mailroom(["--version"]);
+    expect(out).toEqual({ code: 0, stdout: `${version}\n`, stderr: "" });
+  });
+
   it("creates a key, printing the full key alone on stdout", async () => {
     const out = await mailroom([
       "keys",

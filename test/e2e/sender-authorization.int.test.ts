@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDomain } from "../../core/src/domains/index.ts";
 import { createKey } from "../../core/src/keys/index.ts";
-import { createTestDatabase, type TestDatabase } from "../support/db.ts";
+import { createTestDatabase, markDomainVerified, type TestDatabase } from "../support/db.ts";
 import { type ApiStack, startApiStack, TEST_KEK } from "../support/stack.ts";
 
 let db: TestDatabase;
@@ -31,9 +31,7 @@ describe("sending authorisation", () => {
     expect(pending.json.error).toBe("domain_not_verified");
 
     // Verified by DNS in the domain tests; here the state is set directly to test the send path alone.
-    await db.pool.query("update domains set status = 'verified', verified_at = now() where id = $1", [
-      domain.id,
-    ]);
+    await markDomainVerified(db.pool, domain.id);
     // Verdicts are cached a few seconds; a fresh replica sees the change at once.
     const fresh = await startApiStack(db, { env: { MAILROOM_ALLOW_UNVERIFIED_FROM: "false" } });
     try {

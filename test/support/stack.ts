@@ -4,6 +4,7 @@ import path from "node:path";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll } from "vitest";
 import { type ApiServer, startApiServer } from "../../api/src/index.ts";
+import { deriveVerpKey } from "../../core/src/bounces/index.ts";
 import { type Config, loadConfig } from "../../core/src/config/index.ts";
 import { createKey } from "../../core/src/keys/index.ts";
 import {
@@ -111,6 +112,7 @@ export async function startWorkerStack(
       metrics,
       transport: createTransport(config),
       signer: createSigner(db.pool, TEST_KEK),
+      verpKey: deriveVerpKey(TEST_KEK),
     },
     { pollIntervalMs: 200 },
   );

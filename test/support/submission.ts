@@ -11,7 +11,7 @@ import {
 } from "../../core/src/telemetry/index.ts";
 import { ensureLocalCertificates } from "../../core/src/tls/index.ts";
 import type { SmtpDeps } from "../../smtp/src/deps.ts";
-import { startSmtpServers } from "../../smtp/src/index.ts";
+import { startSubmissionServers } from "../../smtp/src/index.ts";
 import type { TestDatabase } from "./db.ts";
 
 export interface SubmissionStack {
@@ -48,7 +48,7 @@ export async function startSubmissionStack(
     ...options.env,
   });
   const metrics = createSmtpMetrics();
-  const servers = await startSmtpServers({
+  const servers = await startSubmissionServers({
     config,
     pool: options.pool ?? db.pool,
     logger: options.logger ?? createLogger({ level: "silent", name: "test-smtp" }),

@@ -1,5 +1,6 @@
 // A worker in a process of its own, for tests that must kill one mid-delivery. Configured by environment
 // (DATABASE_URL, MAILROOM_SMTP_URL, …); prints "ready" once it is taking jobs.
+import { deriveVerpKey } from "../../core/src/bounces/index.ts";
 import { loadConfig } from "../../core/src/config/index.ts";
 import { createPool } from "../../core/src/db/index.ts";
 import { createLogger, createWorkerMetrics } from "../../core/src/telemetry/index.ts";
@@ -16,6 +17,7 @@ await startWorker(
     metrics: createWorkerMetrics(),
     transport: createTransport(config),
     signer: createSigner(pool, TEST_KEK),
+    verpKey: deriveVerpKey(TEST_KEK),
   },
   { pollIntervalMs: 200 },
 );

@@ -1,3 +1,4 @@
+import type { VerpKey } from "@mailroom/core/bounces";
 import type { Config } from "@mailroom/core/config";
 import type { Pool } from "@mailroom/core/db";
 import type { Logger, WorkerMetrics } from "@mailroom/core/telemetry";
@@ -12,4 +13,6 @@ export interface WorkerDeps {
   metrics: WorkerMetrics;
   transport: MailTransport;
   signer: Signer;
+  /** Checks the VERP tokens of bounce reports (derived from the key-encryption key). */
+  verpKey: VerpKey;
 }

@@ -2,6 +2,7 @@ import type { WorkerDeps } from "./deps.ts";
 import { startHeartbeat } from "./heartbeat.ts";
 import { type Lane, startLane } from "./lane.ts";
 import { makeDeliverTask } from "./tasks/deliver.ts";
+import { makeProcessReportTask } from "./tasks/process-report.ts";
 import { makePurgeTask } from "./tasks/purge.ts";
 import { makeRecheckDomainsTask } from "./tasks/recheck-domains.ts";
 import { makeWebhookTasks } from "./tasks/webhook-deliver.ts";
@@ -66,6 +67,7 @@ export async function startWorker(
           // Periodic jobs live here, not in a crontab file; `?max=1` skips runs missed while no worker was up.
           crontab: ["*/5 * * * * purge_expired ?max=1", "* * * * * recheck_domains ?max=1"].join("\n"),
           taskList: {
+            process_report: makeProcessReportTask(deps),
             purge_expired: makePurgeTask(deps),
             recheck_domains: makeRecheckDomainsTask(deps),
             ...webhooks.taskList,

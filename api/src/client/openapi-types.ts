@@ -1,6 +1,26 @@
 // Generated from docs/openapi.json by `node api/src/openapi/generate.ts`: do not edit.
 
 export interface paths {
+    "/v1/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Describe the calling API key: id, account, scopes, expiry
+         * @description Describe the calling API key: id, account, scopes, expiry
+         */
+        get: operations["getCallingKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/send": {
         parameters: {
             query?: never;
@@ -278,7 +298,11 @@ export interface paths {
          */
         get: operations["listSuppressions"];
         put?: never;
-        post?: never;
+        /**
+         * Add an address by hand (reason manual); an address already listed keeps its entry (200)
+         * @description Add an address by hand (reason manual); an address already listed keeps its entry (200)
+         */
+        post: operations["addSuppression"];
         delete?: never;
         options?: never;
         head?: never;
@@ -583,6 +607,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "email.complained": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The email.complained event
+         * @description Sent to every enabled endpoint subscribed to `email.complained`; retried with backoff until a 2xx.
+         */
+        post: operations["onEmailComplained"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "domain.verified": {
         parameters: {
             query?: never;
@@ -705,6 +749,11 @@ export interface components {
             id?: string;
             /** @enum {string} */
             status?: "scheduled" | "queued" | "sending" | "delivered" | "deferred" | "bounced" | "failed" | "canceled";
+            /**
+             * @description The door the email came through: the HTTP API or SMTP submission (ports 587/465)
+             * @enum {string}
+             */
+            source?: "api" | "smtp";
             failureReason?: string | null;
             from?: string;
             to?: string[];
@@ -727,6 +776,11 @@ export interface components {
             id?: string;
             /** @enum {string} */
             status?: "scheduled" | "queued" | "sending" | "delivered" | "deferred" | "bounced" | "failed" | "canceled";
+            /**
+             * @description The door the email came through: the HTTP API or SMTP submission (ports 587/465)
+             * @enum {string}
+             */
+            source?: "api" | "smtp";
             failureReason?: string | null;
             from?: string;
             to?: string[];
@@ -750,6 +804,14 @@ export interface components {
             headers?: {
                 [key: string]: string;
             };
+            /** @description Each recipient's outcome so far, with the next hop's SMTP reply; empty before the first attempt */
+            recipients?: {
+                address?: string;
+                /** @enum {string} */
+                status?: "accepted" | "temporary" | "permanent";
+                code?: number | null;
+                response?: string | null;
+            }[];
             attachments?: {
                 filename?: string;
                 contentType?: string;
@@ -853,13 +915,16 @@ export interface components {
                 createdAt: string;
             }[];
             records: {
+                /**
+                 * @description mx: the bounce domain's MX, where asynchronous bounces and complaints are received
+                 * @enum {string}
+                 */
+                purpose: "dkim" | "spf" | "mx" | "dmarc";
                 /** @enum {string} */
-                purpose: "dkim" | "spf" | "dmarc";
-                /** @enum {string} */
-                type: "TXT";
+                type: "TXT" | "MX";
                 /** @description Fully qualified, without the trailing dot */
                 name: string;
-                /** @description The whole TXT value, as verifiers read it */
+                /** @description The whole TXT value, as verifiers read it; for MX, `<priority> <host>` */
                 value: string;
                 /** @description The value split into the ≤255-byte character-strings a TXT record is made of */
                 strings: string[];
@@ -878,13 +943,19 @@ export interface components {
         Suppression: {
             /** @description Lower-cased recipient address */
             address: string;
-            /** @enum {string} */
-            reason: "hard_bounce" | "manual";
-            /** @description For a hard bounce, the receiver's SMTP reply */
+            /**
+             * @description Why the address is suppressed: a permanent bounce (at handover or reported later), a spam complaint (ARF feedback report), or added by hand
+             * @enum {string}
+             */
+            reason: "hard_bounce" | "complaint" | "manual";
+            /** @description For a bounce, the receiver's reply; for a complaint, its feedback type; for manual, the note given */
             detail?: string | null;
-            /** @description The email whose bounce listed the address */
+            /** @description The email whose bounce or complaint listed the address */
             sourceEmailId?: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Since when the address is suppressed
+             */
             createdAt: string;
         };
         WebhookEndpoint: {
@@ -975,6 +1046,110 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getCallingKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The key's id (safe to log) */
+                        keyId: string;
+                        account: string;
+                        name: string | null;
+                        scopes: ("send" | "domains" | "templates" | "webhooks")[];
+                        /** Format: date-time */
+                        expiresAt: string | null;
+                    };
+                };
+            };
+            /** @description `validation_error` (the message names the field) or `invalid_idempotency_key` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key`, `api_key_revoked` or `api_key_expired` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_scope`, or `https_required` for plain HTTP */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limit_exceeded`; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: the details are in the server's log, under the X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: the database is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     sendEmail: {
         parameters: {
             query?: never;
@@ -3400,6 +3575,147 @@ export interface operations {
             };
         };
     };
+    addSuppression: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The address to stop sending to */
+                    address: string;
+                    /** @description A note saying why, kept with the entry */
+                    detail?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Suppression"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Suppression"];
+                };
+            };
+            /** @description `validation_error` (the message names the field) or `invalid_idempotency_key` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key`, `api_key_revoked` or `api_key_expired` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_scope`, or `https_required` for plain HTTP */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than allowed */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: send the body as `Content-Type: application/json` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limit_exceeded`; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: the details are in the server's log, under the X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: the database is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getSuppression: {
         parameters: {
             query?: never;
@@ -3731,7 +4047,7 @@ export interface operations {
                     /** @description https:// (or http://) receiver URL */
                     url: string;
                     /** @description Event types to send; empty or absent means all */
-                    events?: ("email.scheduled" | "email.queued" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed" | "email.canceled" | "domain.verified" | "domain.failed")[];
+                    events?: ("email.scheduled" | "email.queued" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed" | "email.canceled" | "email.complained" | "domain.verified" | "domain.failed")[];
                     description?: string | null;
                     enabled?: boolean;
                 };
@@ -4107,7 +4423,7 @@ export interface operations {
                     /** @description https:// (or http://) receiver URL */
                     url?: string;
                     /** @description Event types to send; empty or absent means all */
-                    events?: ("email.scheduled" | "email.queued" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed" | "email.canceled" | "domain.verified" | "domain.failed")[];
+                    events?: ("email.scheduled" | "email.queued" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed" | "email.canceled" | "email.complained" | "domain.verified" | "domain.failed")[];
                     description?: string | null;
                     enabled?: boolean;
                 };
@@ -5031,6 +5347,48 @@ export interface operations {
                 "application/json": {
                     /** @constant */
                     type: "email.canceled";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: components["schemas"]["EmailEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: the delivery succeeded */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer) is retried with backoff; a long failure disables the endpoint */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onEmailComplained: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every retry, so a receiver can drop duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse ones far from now */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures, one per active `whsec_` secret of the endpoint */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "email.complained";
                     /** Format: date-time */
                     timestamp: string;
                     data: components["schemas"]["EmailEventData"];

@@ -25,6 +25,7 @@ export const TAGS = [
   },
   { name: "Suppressions", description: "Addresses mail is no longer sent to (scope `send`)." },
   { name: "Webhooks", description: "Endpoints that receive signed events (scope `webhooks`)." },
+  { name: "Keys", description: "The API key making the request (any valid key, no scope needed)." },
 ] as const;
 
 export const OPERATIONS: Record<string, OperationDoc> = {
@@ -87,7 +88,14 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     noContent: true,
   },
   "POST /v1/domains/:domain/verify": { operationId: "verifyDomain", tag: "Domains", errors: [404, 409] },
+  "GET /v1/key": { operationId: "getCallingKey", tag: "Keys", errors: [] },
   "GET /v1/suppressions": { operationId: "listSuppressions", tag: "Suppressions", errors: [] },
+  "POST /v1/suppressions": {
+    operationId: "addSuppression",
+    summary: "Suppress an address by hand (reason `manual`)",
+    tag: "Suppressions",
+    errors: [],
+  },
   "GET /v1/suppressions/:address": { operationId: "getSuppression", tag: "Suppressions", errors: [404] },
   "DELETE /v1/suppressions/:address": {
     operationId: "deleteSuppression",

@@ -12,8 +12,11 @@ import type { ApiDeps } from "../deps.ts";
 
 declare module "fastify" {
   interface FastifyContextConfig {
-    /** The scope a route needs; routes without one are public (the OpenAPI document). */
-    scope?: Scope;
+    /**
+     * The scope a route needs; `any` asks only for a valid key (the key's own description); routes without
+     * one are public (the OpenAPI document, the console's static files).
+     */
+    scope?: Scope | "any";
   }
   interface FastifyRequest {
     apiKey: ApiKeyRecord;
@@ -65,7 +68,7 @@ export function registerAuth(app: FastifyInstance, deps: ApiDeps): void {
         );
       }
     }
-    requireScope(key, scope);
+    if (scope !== "any") requireScope(key, scope);
     await touchKeyLastUsed(deps.pool, key, at);
   });
 }

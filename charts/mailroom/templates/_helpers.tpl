@@ -75,15 +75,15 @@ app.kubernetes.io/component: {{ .component }}
 {{- printf "%s-api" (include "mailroom.fullname" .) }}
 {{- end }}
 
-{{- define "mailroom.smtpServiceName" -}}
-{{- printf "%s-smtp" (include "mailroom.fullname" .) }}
+{{- define "mailroom.submissionServiceName" -}}
+{{- printf "%s-submission" (include "mailroom.fullname" .) }}
 {{- end }}
 
 {{/* DNS names the API certificate covers; the SMTP Service's too when it is enabled (it serves the same one). */}}
 {{- define "mailroom.apiDnsNames" -}}
 {{- $names := list }}
 {{- $services := list (include "mailroom.apiServiceName" .) }}
-{{- if .Values.smtpServer.enabled }}{{ $services = append $services (include "mailroom.smtpServiceName" .) }}{{ end }}
+{{- if .Values.submission.enabled }}{{ $services = append $services (include "mailroom.submissionServiceName" .) }}{{ end }}
 {{- range $svc := $services }}
 {{- $names = concat $names (list $svc (printf "%s.%s" $svc $.Release.Namespace) (printf "%s.%s.svc" $svc $.Release.Namespace) (printf "%s.%s.svc.%s" $svc $.Release.Namespace $.Values.clusterDomain)) }}
 {{- end }}

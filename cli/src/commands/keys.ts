@@ -118,7 +118,7 @@ export function registerKeyCommands(program: Command): void {
         return;
       }
       if (shaped.length === 0)
-        return say("no keys yet: create one with `npx mailroom keys create --scopes send`");
+        return say("no keys yet: create one with `npm exec --no -- mailroom keys create --scopes send`");
       printTable(
         ["KEY ID", "ACCOUNT", "SCOPES", "STATE", "EXPIRES", "LAST USED", "NAME"],
         shaped.map((k) => [
@@ -142,7 +142,7 @@ export function registerKeyCommands(program: Command): void {
         fail("give the key id (12 characters, the middle part of mrk_<keyId>_<secret>), not the full key");
       }
       const result = await withPool((pool) => revokeKey(pool, keyId));
-      if (!result) fail(`no key with id ${keyId}; see \`npx mailroom keys list\``);
+      if (!result) fail(`no key with id ${keyId}; see \`npm exec --no -- mailroom keys list\``);
       say(`revoked ${keyId}; ${result.failedEmailIds.length} unsent email(s) failed with api_key_revoked`);
     });
 }

@@ -49,6 +49,7 @@ export async function runOperator(): Promise<void> {
       log: logger,
       now: () => new Date(),
       ownerReferences: config.operator.ownerReferences,
+      dnsRecords: config.dnsRecords,
     },
     controllers: ALL_CONTROLLERS,
     registry,
@@ -88,7 +89,10 @@ export async function runApply(paths: string[]): Promise<void> {
   const pool = openPool(config, db.url, "mailroom-apply");
   try {
     await migrate({ url: db.url });
-    const applied = await applyManifests({ pool, kek, dataDir: config.dataDir, log: logger }, paths);
+    const applied = await applyManifests(
+      { pool, kek, dataDir: config.dataDir, log: logger, dnsRecords: config.dnsRecords },
+      paths,
+    );
     if (applied.length === 0) say("no Mailroom resources (apiVersion mailroom.dev/v1alpha1) in those files");
     printTable(
       ["KIND", "NAMESPACE", "NAME", "READY", "REASON"],

@@ -15,13 +15,12 @@ export async function runProgram(name: "api" | "worker" | "smtp"): Promise<void>
     exporter: config.telemetry.exporter,
     otlpEndpoint: config.telemetry.otlpEndpoint,
   });
-  // The SMTP program holds no DKIM keys: it needs no key-encryption key.
   const kek = name === "smtp" ? undefined : await requireKek(config);
   const db = await openDatabase(config, step);
-  const running =
-    name === "smtp"
-      ? await startSmtpProgram(config, db.url, logger)
-      : await (name === "api" ? startApiProgram : startWorkerProgram)(config, db.url, logger, kek as Buffer);
+  // The SMTP program holds no DKIM key (it only accepts mail and reports): it needs no key-encryption key.
+  const running = kek
+    ? await (name === "api" ? startApiProgram : startWorkerProgram)(config, db.url, logger, kek)
+    : await startSmtpProgram(config, db.url, logger);
   for (const line of running.describe) say(line);
   stopOnSignal([() => running.stop(), () => db.stop(), () => tracing.shutdown()]);
 }

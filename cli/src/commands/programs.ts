@@ -18,7 +18,7 @@ export function registerProgramCommands(program: Command): void {
   program
     .command("smtp")
     .description(
-      "serve SMTP submission on 587-style STARTTLS and 465-style TLS ports; AUTH with an API key as the password (production: one per SMTP pod)",
+      "SMTP doors: submission on 587/465-style ports (AUTH with an API key) and the bounce receiver; each on unless turned off (production: one door per pod)",
     )
     .addHelpText("after", environmentHelp("smtp"))
     .action(async () => (await actions()).runProgram("smtp"));

@@ -55,19 +55,24 @@ export async function runLocal(): Promise<void> {
       ...worker.describe.map((l) => `  ${l}`),
       ...smtp.describe.map((l) => `  ${l}`),
       capture ? `  SMTP capture smtp://127.0.0.1:${capture.port} → ${inboxDir}/*.eml` : "",
+      capture ? `  Dev inbox  ${base}/console/#/inbox (sign in with a key that has the send scope)` : "",
       `  CA         ${tls.caCertFile}`,
       `  Postgres   ${config.database.url ? "DATABASE_URL" : path.join(config.dataDir, "postgres")}`,
       "",
       "Next steps, in another terminal:",
-      "  KEY=$(npx mailroom keys create --scopes send)",
+      "  KEY=$(npm exec --no -- mailroom keys create --scopes send)",
       `  curl --cacert ${shown(tls.caCertFile)} ${base}/v1/send \\`,
       '    -H "Authorization: Bearer $KEY" -H "Content-Type: application/json" \\',
       `    -d '{"from":"Acme <hello@acme.test>","to":"you@example.test","subject":"Hi","text":"It works."}'`,
-      "  # or over SMTP (any username, the key as password; Grafana, GitLab, … the same way):",
-      `  swaks --server 127.0.0.1:${config.submission.port} -tls --tls-ca-path ${shown(tls.caCertFile)} \\`,
-      '    --auth PLAIN --auth-user mailroom --auth-password "$KEY" \\',
-      "    --from hello@acme.test --to you@example.test --header 'Subject: Hi' --body 'It works.'",
-      `  ls ${shown(inboxDir)}/`,
+      ...(config.submission.enabled
+        ? [
+            "  # or over SMTP (any username, the key as password; Grafana, GitLab, … the same way):",
+            `  swaks --server 127.0.0.1:${config.submission.port} -tls --tls-ca-path ${shown(tls.caCertFile)} \\`,
+            '    --auth PLAIN --auth-user mailroom --auth-password "$KEY" \\',
+            "    --from hello@acme.test --to you@example.test --header 'Subject: Hi' --body 'It works.'",
+          ]
+        : []),
+      `  ls ${shown(inboxDir)}/      # or open ${base}/console/#/inbox`,
       "",
       "Local runs accept any from-domain. Ctrl-C stops everything; data stays in the data directory.",
       "",
@@ -98,7 +103,7 @@ async function startAll(config: Config, logger: Logger, stops: Array<() => Promi
   const worker = await startWorkerProgram(config, db.url, logger, kek);
   stops.push(() => worker.stop());
   const material = await readTlsFiles(tls);
-  const api = await startApiProgram(config, db.url, logger, kek, material);
+  const api = await startApiProgram(config, db.url, logger, kek, material, capture ? inboxDir : undefined);
   stops.push(() => api.stop());
   const smtp = await startSmtpProgram(config, db.url, logger, material);
   stops.push(() => smtp.stop());

@@ -10,8 +10,10 @@ declare
   v_written uuid[];
 begin
   insert into email_events (email_id, type, detail) select unnest(p_email_ids), p_state, p_detail;
-  -- `sending` and `rescheduled` are internal steps, not webhook events.
-  if p_state not in ('scheduled', 'queued', 'delivered', 'deferred', 'bounced', 'failed', 'canceled') then
+  -- `sending` and `rescheduled` are internal steps, and `delayed` (a late soft bounce) is news for the
+  -- timeline only: none is a webhook event. `complained` is not a state but is one (issue 17).
+  if p_state not in ('scheduled', 'queued', 'delivered', 'deferred', 'bounced', 'failed', 'canceled',
+                     'complained') then
     return;
   end if;
   -- Most accounts have no endpoint: two index probes answer that before the outbox statement is run.

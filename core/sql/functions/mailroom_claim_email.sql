@@ -13,6 +13,8 @@ declare
   v_reason text;
   v_wanted text[];
   v_suppressed text[];
+  -- Why and since when each dropped recipient is suppressed, for the timeline (the log shows it).
+  v_suppressions jsonb;
   v_recipients text[];
 begin
   select k.* into v_key from emails e join api_keys k on k.key_id = e.api_key_id where e.id = p_email_id
@@ -49,7 +51,10 @@ begin
         with ordinality as t(r, n)
       group by r
     ) d;
-    select coalesce(array_agg(s.address), '{}') into v_suppressed
+    select coalesce(array_agg(s.address), '{}'),
+           coalesce(jsonb_agg(jsonb_build_object('address', s.address, 'reason', s.reason, 'since', s.created_at)),
+                    '[]')
+    into v_suppressed, v_suppressions
     from suppressions s where s.account = v_email.account and s.address = any(v_wanted);
     v_recipients := array(select w from unnest(v_wanted) with ordinality as t(w, n)
                           where w <> all(v_suppressed) order by n);
@@ -61,7 +66,9 @@ begin
     update emails set status = 'failed', failure_reason = v_reason, pending_recipients = '{}', updated_at = now()
     where id = p_email_id;
     perform mailroom_append_email_events(array[p_email_id], array[p_event_id], 'failed',
-                                         jsonb_build_object('reason', v_reason));
+      jsonb_build_object('reason', v_reason)
+        || case when v_reason = 'suppressed' then jsonb_build_object('suppressions', v_suppressions)
+                else '{}'::jsonb end);
     return query select 'failed', v_reason, false, null::emails;
     return;
   end if;
@@ -70,7 +77,8 @@ begin
   where id = p_email_id returning * into v_email;
   perform mailroom_append_email_events(array[p_email_id], array[p_event_id], 'sending',
     jsonb_build_object('attempt', v_email.attempts)
-      || case when cardinality(v_suppressed) > 0 then jsonb_build_object('suppressed', v_suppressed)
+      || case when cardinality(v_suppressed) > 0
+              then jsonb_build_object('suppressed', v_suppressed, 'suppressions', v_suppressions)
               else '{}'::jsonb end);
   return query select 'send', null::text,
     exists (select 1 from email_attachments a where a.email_id = p_email_id), v_email;

@@ -21,6 +21,13 @@ describe("config", () => {
     expect(Object.isFrozen(config.api)).toBe(true);
   });
 
+  it("takes the key-encryption key inline (base64), the rest of the config still frozen", () => {
+    const key = Buffer.alloc(32, 7);
+    const config = loadConfig({ MAILROOM_KEY_ENCRYPTION_KEY: key.toString("base64") });
+    expect(config.keyEncryption.key?.equals(key)).toBe(true);
+    expect(Object.isFrozen(config.keyEncryption)).toBe(true);
+  });
+
   it("stops on a bad value with a message naming the variable", () => {
     expect(() => loadConfig({ MAILROOM_API_PORT: "eighty" })).toThrow(ConfigError);
     expect(() => loadConfig({ MAILROOM_API_PORT: "eighty" })).toThrow(/MAILROOM_API_PORT.*"eighty"/);

@@ -49,6 +49,7 @@ const envSchema = z.object({
     .min(1024)
     .default(10 * 1024 * 1024),
 
+  MAILROOM_SUBMISSION_ENABLED: bool.default(true),
   MAILROOM_SUBMISSION_HOST: z.string().min(1).default("127.0.0.1"),
   MAILROOM_SUBMISSION_PORT: port.default(2587),
   MAILROOM_SUBMISSION_TLS_PORT: port.default(2465),
@@ -94,6 +95,27 @@ const envSchema = z.object({
   MAILROOM_KEY_ENCRYPTION_KEY_FILE: optionalPath,
   MAILROOM_HOSTNAME: z.string().min(1).default("mailroom.localhost"),
   MAILROOM_ALLOW_UNVERIFIED_FROM: bool.default(false),
+
+  MAILROOM_INBOUND_ENABLED: bool.default(true),
+  MAILROOM_INBOUND_SMTP_HOST: z.string().min(1).default("127.0.0.1"),
+  MAILROOM_INBOUND_SMTP_PORT: port.default(2526),
+  MAILROOM_INBOUND_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(10 * 1024 * 1024),
+  MAILROOM_INBOUND_MX_HOST: z
+    .string()
+    .regex(/^(?=.{1,253}$)([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}\.?$/i, "a host name")
+    .optional(),
+  MAILROOM_INBOUND_REPORT_RETENTION_HOURS: z.coerce.number().int().min(1).default(720),
+  MAILROOM_SPF_MECHANISMS: z
+    .string()
+    .regex(
+      /^\s*([+~?-]?(a|mx|ptr|(a|mx):\S+|ip4:\S+|ip6:\S+|include:\S+|exists:\S+)[\s,]*)+$/i,
+      "SPF mechanisms separated by spaces or commas, e.g. include:_spf.relay.example ip4:203.0.113.7",
+    )
+    .optional(),
 
   MAILROOM_OPERATOR_NAMESPACE: z.string().min(1).optional(),
   MAILROOM_OPERATOR_LEASE_NAME: z.string().min(1).default("mailroom-operator"),
@@ -145,12 +167,14 @@ function buildConfig(e: z.infer<typeof envSchema>) {
           ? { certFile: e.MAILROOM_TLS_CERT_FILE, keyFile: e.MAILROOM_TLS_KEY_FILE }
           : undefined,
     },
+    /** `mailroom smtp`: one program, two doors, each on or off (ADR 0019). */
+    smtpProgram: { internalPort: e.MAILROOM_SMTP_INTERNAL_PORT },
     submission: {
+      enabled: e.MAILROOM_SUBMISSION_ENABLED,
       host: e.MAILROOM_SUBMISSION_HOST,
       port: e.MAILROOM_SUBMISSION_PORT,
       tlsPort: e.MAILROOM_SUBMISSION_TLS_PORT,
       timeoutSeconds: e.MAILROOM_SUBMISSION_TIMEOUT_SECONDS,
-      internalPort: e.MAILROOM_SMTP_INTERNAL_PORT,
     },
     limits: {
       rateLimit: { perKey: e.MAILROOM_RATE_LIMIT_PER_KEY, perAccount: e.MAILROOM_RATE_LIMIT_PER_ACCOUNT },
@@ -192,6 +216,21 @@ function buildConfig(e: z.infer<typeof envSchema>) {
       hostname: e.MAILROOM_HOSTNAME,
     },
     sending: { allowUnverifiedFrom: e.MAILROOM_ALLOW_UNVERIFIED_FROM },
+    inbound: {
+      enabled: e.MAILROOM_INBOUND_ENABLED,
+      host: e.MAILROOM_INBOUND_SMTP_HOST,
+      port: e.MAILROOM_INBOUND_SMTP_PORT,
+      maxBytes: e.MAILROOM_INBOUND_MAX_BYTES,
+      reportRetentionHours: e.MAILROOM_INBOUND_REPORT_RETENTION_HOURS,
+    },
+    /** What the DNS records of a new domain say (core/src/domains/records.ts). */
+    dnsRecords: {
+      // No MX record unless the operator names the receiver's public host name.
+      mxHost: e.MAILROOM_INBOUND_MX_HOST?.replace(/\.$/, "").toLowerCase(),
+      spfMechanisms: e.MAILROOM_SPF_MECHANISMS
+        ? e.MAILROOM_SPF_MECHANISMS.split(/[\s,]+/).filter(Boolean)
+        : undefined,
+    },
     operator: {
       namespace: e.MAILROOM_OPERATOR_NAMESPACE,
       leaseName: e.MAILROOM_OPERATOR_LEASE_NAME,
@@ -229,7 +268,8 @@ export const CONFIG_DEFAULTS = envSchema.parse({});
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
 
 function deepFreeze<T>(value: T): T {
-  if (value && typeof value === "object") {
+  // A Buffer (the key-encryption key given inline) cannot be frozen: Object.freeze throws on typed arrays.
+  if (value && typeof value === "object" && !ArrayBuffer.isView(value)) {
     for (const child of Object.values(value)) deepFreeze(child);
     Object.freeze(value);
   }

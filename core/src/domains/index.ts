@@ -1,4 +1,5 @@
 export { createSenderAuthorizer, type SenderAuthorizer } from "./authorize.ts";
+export { findBounceDomainOwner } from "./bounce-domains.ts";
 export { DecryptionError, decryptSecret, encryptSecret, generateKek, KEK_LENGTH } from "./crypto.ts";
 export {
   dkimRecordName,
@@ -33,6 +34,7 @@ export {
   type RecordOptions,
   returnPathDomainFor,
   spfValue,
+  zoneFileData,
 } from "./records.ts";
 export {
   claimDomainsDueForRecheck,

@@ -1,12 +1,16 @@
 import type { Pool } from "../db/pool.ts";
+import type { RecordOptions } from "./records.ts";
+import { syncAdvisoryRecords } from "./records-sync.ts";
 import { claimDomainsDueForRecheck } from "./schedule.ts";
-import { recordVerification, type VerificationOutcome } from "./store.ts";
+import { getDomainById, recordVerification, type VerificationOutcome } from "./store.ts";
 import type { DomainRecord, RecordCheck } from "./types.ts";
 import { checkRecords, type LookupTxt } from "./verify.ts";
 
 export interface RecheckDeps {
   db: Pool;
   lookup: LookupTxt;
+  /** The current settings of the advisory records (SPF, MX); when given, a check first applies them. */
+  records?: RecordOptions | undefined;
 }
 
 /**
@@ -18,7 +22,12 @@ export async function verifyDomain(
   domain: DomainRecord,
   now: () => Date = () => new Date(),
 ): Promise<VerificationOutcome | undefined> {
-  const checks: RecordCheck[] = await checkRecords(deps.lookup, domain.records);
+  let current: DomainRecord | undefined = domain;
+  if (deps.records && (await syncAdvisoryRecords(deps.db, domain, deps.records))) {
+    current = await getDomainById(deps.db, domain.id);
+    if (!current) return undefined;
+  }
+  const checks: RecordCheck[] = await checkRecords(deps.lookup, current.records);
   return recordVerification(deps.db, domain.id, checks, now());
 }
 

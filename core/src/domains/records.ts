@@ -1,6 +1,6 @@
 import { domainToASCII } from "node:url";
 import { MailroomError } from "../errors/index.ts";
-import { dkimRecordName, dkimTxtValue } from "./dkim.ts";
+import { dkimRecordName, dkimTxtValue, formatTxtForZoneFile } from "./dkim.ts";
 import type { DkimAlgorithm, DnsRecordSpec } from "./types.ts";
 
 /**
@@ -15,7 +15,12 @@ export interface RecordOptions {
    * SPF mechanisms that authorise Mailroom's outbound hosts, e.g. `["include:_spf.relay.example"]` for a
    * relay or `["ip4:203.0.113.7"]` for direct delivery. Defaults to `["a", "mx"]`.
    */
-  spfMechanisms?: readonly string[];
+  spfMechanisms?: readonly string[] | undefined;
+  /**
+   * The host the bounce domain's MX record points at: Mailroom's inbound SMTP receiver, which turns
+   * asynchronous bounces and complaints into suppressions and events. No MX record when unset.
+   */
+  mxHost?: string | undefined;
   /** Where aggregate DMARC reports should go (`mailto:` URI); omitted from the recommendation when unset. */
   dmarcReportUri?: string;
 }
@@ -46,6 +51,14 @@ export function normalizeDomainName(input: string): string {
   return ascii;
 }
 
+/** The bounce domain has one MX: its priority does not matter, only that one exists. */
+const MX_PRIORITY = 10;
+
+/** A record's data as a zone file (and external-dns) writes it: quoted strings for TXT, a dotted host for MX. */
+export function zoneFileData(record: Pick<DnsRecordSpec, "type" | "value">): string {
+  return record.type === "TXT" ? formatTxtForZoneFile(record.value) : `${record.value}.`;
+}
+
 /** The Return-Path domain for a sending domain. */
 export function returnPathDomainFor(domain: string): string {
   return `${RETURN_PATH_LABEL}.${domain}`;
@@ -69,9 +82,9 @@ export function dmarcValue(options: RecordOptions = {}): string {
 
 /**
  * Every record the owner of `domain` publishes. Only the DKIM keys are required for `verified`: they prove
- * control of the zone and are what receivers check on every message. SPF (on the Return-Path domain) and
- * DMARC are advice, checked and reported, because their right content depends on the transport and on the
- * owner's existing policy.
+ * control of the zone and are what receivers check on every message. SPF and MX (on the Return-Path domain:
+ * who may send its mail, and where its bounces and complaints go) and DMARC are advice, checked and
+ * reported, because their right content depends on the transport and on the owner's existing policy.
  */
 export function buildDnsRecords(
   domain: string,
@@ -90,6 +103,17 @@ export function buildDnsRecords(
       }),
     ),
     { purpose: "spf", type: "TXT", name: returnPathDomain, value: spfValue(options), required: false },
+    ...(options.mxHost
+      ? [
+          {
+            purpose: "mx",
+            type: "MX",
+            name: returnPathDomain,
+            value: `${MX_PRIORITY} ${options.mxHost}`,
+            required: false,
+          } satisfies DnsRecordSpec,
+        ]
+      : []),
     { purpose: "dmarc", type: "TXT", name: `_dmarc.${domain}`, value: dmarcValue(options), required: false },
   ];
 }

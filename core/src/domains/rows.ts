@@ -1,5 +1,5 @@
 import { splitTxtValue } from "./dkim.ts";
-import type { DkimAlgorithm, DomainRecord, RecordPurpose, VerificationStatus } from "./types.ts";
+import type { DkimAlgorithm, DomainRecord, RecordPurpose, RecordType, VerificationStatus } from "./types.ts";
 
 /** Selects a domain with its keys (public halves only) and records, as one row. */
 export const DOMAIN_SELECT = `
@@ -11,7 +11,7 @@ export const DOMAIN_SELECT = `
     coalesce((select json_agg(json_build_object('purpose', r.purpose, 'type', r.type, 'name', r.name,
         'value', r.value, 'required', r.required, 'status', r.status, 'reason', r.reason,
         'last_checked_at', r.last_checked_at)
-        order by array_position(array['dkim', 'spf', 'dmarc'], r.purpose), r.name)
+        order by array_position(array['dkim', 'spf', 'mx', 'dmarc'], r.purpose), r.name)
       from domain_dns_records r where r.domain_id = d.id), '[]') as records
   from domains d`;
 
@@ -35,7 +35,7 @@ export interface DomainRow {
   }[];
   records: {
     purpose: RecordPurpose;
-    type: "TXT";
+    type: RecordType;
     name: string;
     value: string;
     required: boolean;
@@ -69,7 +69,7 @@ export function toDomainRecord(row: DomainRow): DomainRecord {
       type: r.type,
       name: r.name,
       value: r.value,
-      strings: splitTxtValue(r.value),
+      strings: r.type === "TXT" ? splitTxtValue(r.value) : [r.value],
       required: r.required,
       status: r.status,
       reason: r.reason,

@@ -4,15 +4,16 @@ export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
 export const DKIM_ALGORITHMS = ["rsa", "ed25519"] as const;
 export type DkimAlgorithm = (typeof DKIM_ALGORITHMS)[number];
 
-export type RecordPurpose = "dkim" | "spf" | "dmarc";
+export type RecordPurpose = "dkim" | "spf" | "dmarc" | "mx";
+export type RecordType = "TXT" | "MX";
 
 /** A DNS record the domain owner publishes, as Mailroom expects it. */
 export interface DnsRecordSpec {
   purpose: RecordPurpose;
-  type: "TXT";
+  type: RecordType;
   /** Fully qualified, no trailing dot. */
   name: string;
-  /** The whole TXT value, as verifiers read it once its strings are joined. */
+  /** The whole TXT value, as verifiers read it once its strings are joined; for MX, `<priority> <host>`. */
   value: string;
   /** Whether the record decides the domain's status (DKIM), or is advice that is checked and reported. */
   required: boolean;
@@ -29,7 +30,7 @@ export interface RecordCheck {
 
 /** A record with its latest check, as stored. */
 export interface DnsRecordState extends DnsRecordSpec {
-  /** The value split into the ≤255-byte character-strings a TXT record is made of. */
+  /** The value split into the ≤255-byte character-strings a TXT record is made of (MX: the value). */
   strings: string[];
   status: VerificationStatus;
   reason: string | null;

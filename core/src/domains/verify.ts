@@ -16,7 +16,8 @@ export type TxtLookup =
   | { kind: "none" }
   | { kind: "error"; code: string };
 
-export type LookupTxt = (name: string) => Promise<TxtLookup>;
+/** Looks up the TXT records at a name, or with `type` "MX" its MX records as `<priority> <host>` strings. */
+export type LookupTxt = (name: string, type?: "TXT" | "MX") => Promise<TxtLookup>;
 
 // Definitive "nothing here" answers; every other failure (SERVFAIL, timeout, refusal, a garbled reply) is
 // the resolver's trouble, not evidence about the zone.
@@ -26,9 +27,12 @@ const ABSENT_CODES = new Set(["ENODATA", "ENOTFOUND"]);
 export function makeTxtLookup(options: DnsResolverOptions): LookupTxt {
   const resolver = new Resolver({ timeout: options.timeoutMs, tries: options.tries ?? 2 });
   if (options.servers.length > 0) resolver.setServers([...options.servers]);
-  return async (name) => {
+  return async (name, type = "TXT") => {
     try {
-      const records = await resolver.resolveTxt(name);
+      const records =
+        type === "MX"
+          ? (await resolver.resolveMx(name)).map((mx) => [`${mx.priority} ${mx.exchange}`])
+          : await resolver.resolveTxt(name);
       return records.length === 0
         ? { kind: "none" }
         : { kind: "found", records: records.map((r) => r.join("")) };
@@ -133,11 +137,23 @@ function checkDmarc(spec: DnsRecordSpec, found: readonly string[]): Verdict {
   };
 }
 
-const CHECKERS = { dkim: checkDkim, spf: checkSpf, dmarc: checkDmarc };
+function checkMx(spec: DnsRecordSpec, found: readonly string[]): Verdict {
+  // Any priority will do, and other MX hosts may stand beside ours: only that ours is there matters.
+  const host = (value: string) => (value.split(/\s+/)[1] ?? "").toLowerCase().replace(/\.$/, "");
+  if (found.some((mx) => host(mx) === host(spec.value))) return { status: "verified", reason: null };
+  return {
+    status: "failed",
+    reason: `Expected an MX record ${excerpt(spec.value)} at ${spec.name}, found ${
+      found.length === 0 ? "no MX record" : found.map(excerpt).join(", ")
+    }.`,
+  };
+}
+
+const CHECKERS = { dkim: checkDkim, spf: checkSpf, dmarc: checkDmarc, mx: checkMx };
 
 /** Looks up one record and judges it. A resolver failure is `temporary_failure`, never `failed`. */
 export async function checkRecord(lookup: LookupTxt, spec: DnsRecordSpec): Promise<RecordCheck> {
-  const result = await lookup(spec.name);
+  const result = await lookup(spec.name, spec.type);
   if (result.kind === "error") {
     return {
       purpose: spec.purpose,

@@ -71,7 +71,12 @@ describe("claim and record (one round trip each)", () => {
     const partly = await accept({ to: ["gone@example.test", "ok@example.test"] });
     expect(await claimForDelivery(db.pool, partly)).toMatchObject({ recipients: ["ok@example.test"] });
     const sending = (await listEvents(db.pool, partly)).find((e) => e.type === "sending");
-    expect(sending?.detail).toEqual({ attempt: 1, suppressed: ["gone@example.test"] });
+    // Why and since when, as the log shows it.
+    expect(sending?.detail).toEqual({
+      attempt: 1,
+      suppressed: ["gone@example.test"],
+      suppressions: [{ address: "gone@example.test", reason: "hard_bounce", since: expect.any(String) }],
+    });
   });
 
   it("defers a temporary failure with a keyed retry job and suppresses a hard bounce", async () => {

@@ -208,11 +208,9 @@ export function createDeliveryStore(pool: Pool) {
     ),
     options,
   );
-  // A record waits at most 20 ms for the batch ahead of it: until it commits, a crash re-sends an email the
-  // receiver already took (the duplicate window of issue 15, `mailroom_delivery_unrecorded_seconds`).
   const record = createBatcher(
     isolatingItemErrors((attempts: AttemptToRecord[]) => recordAttempts(pool, attempts)),
-    { ...options, maxWaitMs: 20 },
+    options,
   );
   return {
     claim: (emailId: string, now?: Date) => claim({ emailId, now }),

@@ -1,4 +1,4 @@
-import type { EmailRecord, EmailSource, EmailStatus, Tag } from "./types.ts";
+import type { EmailRecord, EmailSource, EmailStatus, StoredRecipientResult, Tag } from "./types.ts";
 
 /** An `emails` row as pg returns it. */
 export interface EmailRow {
@@ -24,6 +24,8 @@ export interface EmailRow {
   source: EmailSource;
   attempts: number;
   last_smtp_response: string | null;
+  /** Absent when a query does not select it. */
+  recipient_results?: Record<string, StoredRecipientResult> | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -52,6 +54,7 @@ export function toEmailRecord(row: EmailRow): EmailRecord {
     source: row.source,
     attempts: row.attempts,
     lastSmtpResponse: row.last_smtp_response,
+    recipientResults: row.recipient_results ?? {},
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -70,6 +70,13 @@ export interface EmailEvent {
   detail: Record<string, unknown>;
 }
 
+/** What the last attempts learned about one recipient: the next hop's verdict and its SMTP reply. */
+export interface StoredRecipientResult {
+  status: "accepted" | "temporary" | "permanent";
+  code: number | null;
+  response: string;
+}
+
 export interface EmailRecord {
   id: string;
   account: string;
@@ -93,6 +100,8 @@ export interface EmailRecord {
   source: EmailSource;
   attempts: number;
   lastSmtpResponse: string | null;
+  /** By recipient address; empty until the first attempt. */
+  recipientResults: Record<string, StoredRecipientResult>;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -47,7 +47,9 @@ describe("keys on Postgres", () => {
       expires: "30d",
     });
     expect(await codeOf(authenticateKey(db.pool, undefined))).toBe("missing_api_key");
-    expect(await codeOf(authenticateKey(db.pool, "Basic abc"))).toBe("invalid_api_key");
+    expect(await codeOf(authenticateKey(db.pool, "Basic abc"))).toBe("missing_api_key");
+    expect(await codeOf(authenticateKey(db.pool, "Bearer "))).toBe("missing_api_key");
+    expect(await codeOf(authenticateKey(db.pool, "Bearer abc"))).toBe("invalid_api_key");
     expect(await codeOf(authenticateKey(db.pool, `Bearer ${tamper(fullKey)}`))).toBe("invalid_api_key");
     const later = new Date(Date.now() + 31 * 24 * 3600 * 1000);
     expect(await codeOf(authenticateKey(db.pool, `Bearer ${fullKey}`, later))).toBe("api_key_expired");

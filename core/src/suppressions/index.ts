@@ -4,4 +4,5 @@ export {
   getSuppression,
   listSuppressions,
   type Suppression,
+  suppressManually,
 } from "./store.ts";

@@ -2,7 +2,7 @@ import type { Queryable } from "../db/pool.ts";
 
 export interface Suppression {
   address: string;
-  reason: "hard_bounce" | "manual";
+  reason: "hard_bounce" | "complaint" | "manual";
   detail: string | null;
   sourceEmailId: string | null;
   createdAt: Date;
@@ -48,6 +48,32 @@ export async function addSuppressions(
       entries.map((e) => e.sourceEmailId ?? null),
     ],
   );
+}
+
+/**
+ * Adds one address by hand (reason `manual`). An address already listed keeps its entry, whose reason and
+ * date say why and since when it is suppressed: `created` tells the two cases apart.
+ */
+export async function suppressManually(
+  db: Queryable,
+  account: string,
+  address: string,
+  detail: string | undefined,
+): Promise<{ created: boolean; suppression: Suppression }> {
+  const { rows } = await db.query<SuppressionRow & { created: boolean }>(
+    `with added as (
+       insert into suppressions (account, address, reason, detail) values ($1, $2, 'manual', $3)
+       on conflict (account, address) do nothing returning *
+     )
+     select *, true as created from added
+     union all
+     select *, false as created from suppressions
+     where account = $1 and address = $2 and not exists (select 1 from added)`,
+    [account, address.toLowerCase(), detail ?? null],
+  );
+  const row = rows[0];
+  if (!row) throw new Error(`suppression of ${address} neither added nor found`);
+  return { created: row.created, suppression: toSuppression(row) };
 }
 
 /** One page of the suppression list, alphabetical, with an address cursor. */

@@ -147,7 +147,7 @@ export function createWorkerMetrics(registry: Registry = createProgramRegistry("
 
 export type WorkerMetrics = ReturnType<typeof createWorkerMetrics>;
 
-/** The SMTP program's own series (submission, ADR 0014). */
+/** The SMTP program's own series (submission, ADR 0019). */
 export function createSmtpMetrics(registry: Registry = createProgramRegistry("smtp")) {
   return {
     registry,

@@ -7,6 +7,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "email.bounced",
   "email.failed",
   "email.canceled",
+  "email.complained",
   "domain.verified",
   "domain.failed",
 ] as const;

@@ -4,6 +4,7 @@
  */
 import type { V1OwnerReference } from "@kubernetes/client-node";
 import type { Pool } from "@mailroom/core/db";
+import type { RecordOptions } from "@mailroom/core/domains";
 import type { DnsEndpointRecord } from "../external-dns.ts";
 
 /** Enough of a logger for the operator; pino's Logger satisfies it. Never pass a key or secret to it. */
@@ -134,6 +135,8 @@ export interface ReconcileContext {
   now: () => Date;
   /** Put an ownerReference on generated Secrets, so deleting the resource deletes them (GC). */
   ownerReferences: boolean;
+  /** What a new domain's advisory records say (bounce MX host, SPF mechanisms); defaults when absent. */
+  dnsRecords?: RecordOptions | undefined;
 }
 
 /** The label marking Secrets the operator wrote, and may overwrite or delete. */

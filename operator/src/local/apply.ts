@@ -6,6 +6,7 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import type { Pool } from "@mailroom/core/db";
+import type { RecordOptions } from "@mailroom/core/domains";
 import { parseAllDocuments } from "yaml";
 import type { ConditionState } from "../controllers/conditions.ts";
 import type {
@@ -26,6 +27,8 @@ export interface ApplyDeps {
   dataDir: string;
   log: OperatorLogger;
   now?: () => Date;
+  /** What new domains' advisory records say (bounce MX host, SPF mechanisms). */
+  dnsRecords?: RecordOptions | undefined;
 }
 
 export interface AppliedResource {
@@ -107,6 +110,7 @@ export async function applyManifests(deps: ApplyDeps, paths: readonly string[]):
     log: deps.log,
     now: deps.now ?? (() => new Date()),
     ownerReferences: false,
+    dnsRecords: deps.dnsRecords,
   };
   const applied: AppliedResource[] = [];
   for (const file of (await Promise.all(paths.map(manifestFiles))).flat()) {

@@ -60,7 +60,7 @@ function submissionHandlers(deps: SmtpDeps, throttle: AuthThrottle, servers: () 
             refuse(refusal(421, "4.7.0", "Too many failed logins from this address; try later")),
           );
         }
-        // The username is ignored (ADR 0014): apps insist on one, and the key names its own account.
+        // The username is ignored (ADR 0019): apps insist on one, and the key names its own account.
         const password = auth.password ?? "";
         const at = now();
         try {

@@ -1,3 +1,4 @@
+import { purgeReports } from "@mailroom/core/bounces";
 import { purgeIdempotencyKeys } from "@mailroom/core/emails";
 import { purgeRateLimitCounters } from "@mailroom/core/limits";
 import type { Task } from "graphile-worker";
@@ -11,11 +12,17 @@ declare global {
   }
 }
 
-/** Runs every few minutes (crontab in runner.ts): forgets expired idempotency keys and rate-limit windows. */
+/**
+ * Runs every few minutes (crontab in runner.ts): forgets expired idempotency keys, rate-limit windows and
+ * processed bounce reports past their retention.
+ */
 export function makePurgeTask(deps: WorkerDeps): Task<"purge_expired"> {
   return async (_payload, helpers) => {
     const keys = await purgeIdempotencyKeys(deps.pool, deps.config.limits.idempotencyRetentionHours);
     const windows = await purgeRateLimitCounters(deps.pool);
-    helpers.logger.info(`purged ${keys} idempotency key(s) and ${windows} rate-limit window(s)`);
+    const reports = await purgeReports(deps.pool, deps.config.inbound.reportRetentionHours);
+    helpers.logger.info(
+      `purged ${keys} idempotency key(s), ${windows} rate-limit window(s) and ${reports} report(s)`,
+    );
   };
 }

@@ -18,7 +18,10 @@ declare global {
 export function makeRecheckDomainsTask(deps: WorkerDeps): Task<"recheck_domains"> {
   const lookup = makeTxtLookup({ servers: [...deps.config.dns.servers], timeoutMs: 5_000 });
   return async (_payload, helpers) => {
-    const outcomes = await recheckDueDomains({ db: deps.pool, lookup }, { limit: 50 });
+    const outcomes = await recheckDueDomains(
+      { db: deps.pool, lookup, records: deps.config.dnsRecords },
+      { limit: 50 },
+    );
     for (const o of outcomes) {
       if (o.previousStatus === "verified" && o.transition === "failed")
         deps.metrics.domainVerificationLost.inc();

@@ -1,5 +1,8 @@
-// `helm test` for Mailroom: send one email through the API with the key the operator wrote, check the answer,
-// and optionally wait until the worker has handed it over. Plain Node (fetch), no dependencies.
+// `helm test` for Mailroom, with the key the operator wrote. With TEST_FROM (an address on a verified sending
+// domain): send one email through the API, check the answer, and optionally wait until the worker has handed
+// it over. Without it (a fresh install has no verified domain): check the API end to end short of sending —
+// TLS, the key, the send route refusing an unverified from-domain (422 domain_not_verified, so nothing is
+// queued), and the email log reading Postgres. docs/adr/0011 says why. Plain Node (fetch), no dependencies.
 import { readFile } from "node:fs/promises";
 
 const env = process.env;
@@ -38,6 +41,37 @@ async function call(method, path, key, body) {
 
 if (!baseUrl) fail("MAILROOM_URL is not set");
 const key = (await readFile(keyFile, "utf8")).trim();
+
+function parse(answer, what) {
+  try {
+    return JSON.parse(answer.text);
+  } catch {
+    fail(`${what} answered HTTP ${answer.status} with a body that is not JSON: ${answer.text}`);
+  }
+}
+
+if (!env.TEST_FROM) {
+  // A domain under .invalid (RFC 2606) can never be verified, so this request must be refused before anything
+  // is written: a 200 here means the from-domain rule is off on an install that says it is on.
+  const probe = await call("POST", "/v1/send", key, {
+    from: "helm-test@helm-test.invalid",
+    to: env.TEST_TO,
+    subject: "Mailroom helm test (never sent)",
+    text: "Refused by design: helm-test.invalid is not a verified sending domain.",
+  });
+  if (probe.status !== 422 || parse(probe, "POST /v1/send").error !== "domain_not_verified") {
+    fail(`POST /v1/send from an unverified domain answered HTTP ${probe.status} ${probe.text}; expected 422 domain_not_verified`);
+  }
+  console.log("helm test: TLS and API key accepted; a send from an unverified domain is refused (422)");
+  const log = await call("GET", "/v1/emails?limit=1", key);
+  if (log.status !== 200 || !Array.isArray(parse(log, "GET /v1/emails").data)) {
+    fail(`GET /v1/emails answered HTTP ${log.status}: ${log.text}`);
+  }
+  console.log("helm test: the email log answers (Postgres reachable)");
+  console.log("helm test: OK (no email sent: set tests.from to an address on a verified SendingDomain to send one)");
+  process.exit(0);
+}
+
 const sent = await call("POST", "/v1/send", key, {
   from: env.TEST_FROM,
   to: env.TEST_TO,
@@ -45,12 +79,7 @@ const sent = await call("POST", "/v1/send", key, {
   text: "Sent by `helm test` to check this Mailroom installation.",
   idempotencyKey: env.TEST_IDEMPOTENCY_KEY,
 });
-let answer;
-try {
-  answer = JSON.parse(sent.text);
-} catch {
-  fail(`POST /v1/send answered HTTP ${sent.status} with a body that is not JSON: ${sent.text}`);
-}
+const answer = parse(sent, "POST /v1/send");
 if (sent.status !== 200 || !["queued", "duplicate"].includes(answer.status) || !answer.messageId) {
   fail(`POST /v1/send answered HTTP ${sent.status}: ${sent.text}`);
 }

@@ -33,13 +33,13 @@ export function dnsEndpointName(resourceName: string): string {
 /**
  * The domain's records as external-dns endpoints. A TXT record is one target in zone-file form, its value
  * split into quoted ≤255-byte character-strings: several targets would be several TXT records, and a DKIM
- * key spread over two records is no key at all.
+ * key spread over two records is no key at all. The MX of the bounce domain is `<priority> <host>`.
  */
 export function dnsEndpointRecords(domain: DomainRecord): DnsEndpointRecord[] {
   return domain.records.map((record) => ({
     dnsName: record.name,
     recordType: record.type,
-    targets: [formatTxtForZoneFile(record.value)],
+    targets: [record.type === "TXT" ? formatTxtForZoneFile(record.value) : record.value],
     recordTTL: DNS_RECORD_TTL_SECONDS,
   }));
 }

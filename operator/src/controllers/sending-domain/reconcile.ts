@@ -63,6 +63,7 @@ export async function reconcileSendingDomain(
       name,
       algorithms,
       ...(selector ? { selector } : {}),
+      records: ctx.dnsRecords,
       now: ctx.now(),
     });
     const recreated = binding?.targetId && binding.uid === ref.uid;

@@ -9,12 +9,17 @@ import {
 import { createKey, revokeKey } from "../../../../../core/src/keys/index.ts";
 import { createEndpoint } from "../../../../../core/src/webhooks/index.ts";
 import { createTestDatabase, type TestDatabase } from "../../../../../test/support/db.ts";
-import { startDnsServer, type TestDnsServer } from "../../../../../test/support/dns-server.ts";
+import {
+  startDnsServer,
+  type TestDnsServer,
+  type ZoneRecord,
+} from "../../../../../test/support/dns-server.ts";
 import type { HttpsResponse } from "../../../../../test/support/https.ts";
 import { type ApiStack, startApiStack, TEST_KEK } from "../../../../../test/support/stack.ts";
 
 interface RecordBody {
   purpose: string;
+  type: string;
   name: string;
   value: string;
   strings: string[];
@@ -41,7 +46,13 @@ let otherKey: string;
 beforeAll(async () => {
   db = await createTestDatabase();
   dns = await startDnsServer();
-  api = await startApiStack(db, { env: { MAILROOM_DNS_SERVERS: dns.address } });
+  api = await startApiStack(db, {
+    env: {
+      MAILROOM_DNS_SERVERS: dns.address,
+      MAILROOM_INBOUND_MX_HOST: "mx.mailroom.test",
+      MAILROOM_SPF_MECHANISMS: "include:_spf.relay.test",
+    },
+  });
   key = (await createKey(db.pool, { account: "team-a", scopes: ["domains"], expires: "never" })).fullKey;
   otherKey = (await createKey(db.pool, { account: "team-b", scopes: ["domains"], expires: "never" })).fullKey;
 });
@@ -67,7 +78,17 @@ async function verify(name: string, k = key): Promise<DomainBody> {
 
 /** Publishes every record as the API told us to, each TXT as the character-strings it gave. */
 function publish(domain: DomainBody): void {
-  for (const record of domain.records) dns.setTxt(record.name, record.strings);
+  const byName = new Map<string, ZoneRecord[]>();
+  for (const record of domain.records) {
+    const [priority = "", exchange = ""] = record.value.split(" ");
+    byName.set(record.name, [
+      ...(byName.get(record.name) ?? []),
+      record.type === "MX"
+        ? { type: "MX", priority: Number(priority), exchange }
+        : { type: "TXT", strings: record.strings },
+    ]);
+  }
+  for (const [name, records] of byName) dns.setRecords(name, records);
 }
 
 const dkimRecords = (domain: DomainBody) => domain.records.filter((r) => r.purpose === "dkim");
@@ -120,13 +141,17 @@ describe("POST /v1/domains", () => {
     expect(domain.records.map((r) => [r.purpose, r.name, r.required, r.status])).toEqual([
       ["dkim", `${rsa?.selector}._domainkey.mail.acme.test`, true, "pending"],
       ["spf", "bounces.mail.acme.test", false, "pending"],
+      ["mx", "bounces.mail.acme.test", false, "pending"],
       ["dmarc", "_dmarc.mail.acme.test", false, "pending"],
     ]);
-    const [dkim, spf, dmarc] = domain.records;
+    const [dkim, spf, mx, dmarc] = domain.records;
     expect(dkim?.value).toBe(`v=DKIM1; k=rsa; p=${rsa?.publicKey}`);
-    expect(spf?.value).toMatch(/^v=spf1 .* ~all$/);
+    // The configured SPF mechanisms, and the MX of the bounce domain at the configured host.
+    expect(spf?.value).toBe("v=spf1 include:_spf.relay.test ~all");
+    expect(mx).toMatchObject({ type: "MX", value: "10 mx.mailroom.test", strings: ["10 mx.mailroom.test"] });
+    expect(mx?.zoneFileLine).toBe("bounces.mail.acme.test. 3600 IN MX 10 mx.mailroom.test.");
     expect(dmarc?.value).toMatch(/^v=DMARC1; p=none/);
-    for (const record of domain.records) {
+    for (const record of domain.records.filter((r) => r.type === "TXT")) {
       expect(record.strings.join("")).toBe(record.value);
       for (const s of record.strings) expect(Buffer.byteLength(s)).toBeLessThanOrEqual(255);
       const quoted = record.strings.map((s) => `"${s}"`).join(" ");
@@ -155,6 +180,7 @@ describe("POST /v1/domains", () => {
       ["dkim", "verified"],
       ["dkim", "verified"],
       ["spf", "verified"],
+      ["mx", "verified"],
       ["dmarc", "verified"],
     ]);
     await expectNoPrivateKey("team-a", "dual.acme.test", [JSON.stringify(domain), JSON.stringify(verified)]);
@@ -240,6 +266,7 @@ describe("POST /v1/domains/:domain/verify", () => {
     expect(statuses(checked)).toEqual([
       ["dkim", "verified"],
       ["spf", "verified"],
+      ["mx", "verified"],
       ["dmarc", "verified"],
     ]);
     for (const record of checked.records) {
@@ -271,6 +298,27 @@ describe("POST /v1/domains/:domain/verify", () => {
     );
     expect(spfCheck?.status).toBe("failed");
     expect(spfCheck?.reason).toContain("found no TXT record");
+    const mxCheck = checked.records.find((r) => r.purpose === "mx");
+    expect(mxCheck?.status).toBe("failed");
+    expect(mxCheck?.reason).toBe(
+      'Expected an MX record "10 mx.mailroom.test" at bounces.wrong.acme.test, found no MX record.',
+    );
+  });
+
+  it("brings an older domain's advisory records up to date on verify: the bounce MX appears", async () => {
+    const domain = await create("older.acme.test");
+    publish(domain);
+    // As a domain created before the bounce MX existed, with the SPF mechanisms of then.
+    await db.pool.query(`delete from domain_dns_records where purpose = 'mx'`);
+    await db.pool.query(
+      `update domain_dns_records set value = 'v=spf1 a mx ~all' where name = 'bounces.older.acme.test'`,
+    );
+    const checked = await verify("older.acme.test");
+    expect(checked.records.filter((r) => !r.required).map((r) => [r.purpose, r.value, r.status])).toEqual([
+      ["spf", "v=spf1 include:_spf.relay.test ~all", "verified"],
+      ["mx", "10 mx.mailroom.test", "verified"],
+      ["dmarc", "v=DMARC1; p=none; adkim=r; aspf=r", "verified"],
+    ]);
   });
 
   it("reports a SERVFAIL as temporary_failure, never failed", async () => {

@@ -3,12 +3,12 @@ import {
   type DkimAlgorithm,
   type DomainRecord,
   deleteDomain,
-  formatTxtForZoneFile,
   getDomain,
   listDomains,
   makeTxtLookup,
   normalizeDomainName,
   verifyDomain,
+  zoneFileData,
 } from "@mailroom/core/domains";
 import { MailroomError } from "@mailroom/core/errors";
 import type { FastifyInstance, FastifyRequest } from "fastify";
@@ -52,7 +52,7 @@ function presentDomain(domain: DomainRecord) {
       name: record.name,
       value: record.value,
       strings: record.strings,
-      zoneFileLine: `${record.name}. ${ZONE_FILE_TTL} IN ${record.type} ${formatTxtForZoneFile(record.value)}`,
+      zoneFileLine: `${record.name}. ${ZONE_FILE_TTL} IN ${record.type} ${zoneFileData(record)}`,
       required: record.required,
       status: record.status,
       reason: record.reason,
@@ -85,6 +85,7 @@ export function domainRoutes(app: FastifyInstance, deps: ApiDeps): void {
         account: request.apiKey.account,
         name: request.body.name,
         ...(request.body.algorithms ? { algorithms: request.body.algorithms } : {}),
+        records: deps.config.dnsRecords,
       });
       request.log.info({ domainId: domain.id }, "domain created");
       return reply.code(201).send(presentDomain(domain));
@@ -134,7 +135,7 @@ export function domainRoutes(app: FastifyInstance, deps: ApiDeps): void {
     async (request) => {
       const domain = await domainOf(request);
       // The outcome (and any domain.verified/failed event) is stored by verifyDomain in one transaction.
-      const outcome = await verifyDomain({ db: deps.pool, lookup }, domain);
+      const outcome = await verifyDomain({ db: deps.pool, lookup, records: deps.config.dnsRecords }, domain);
       if (!outcome) throw notFound(domain.name);
       request.log.info({ domainId: domain.id, status: outcome.domain.status }, "domain checked");
       return presentDomain(outcome.domain);

@@ -38,10 +38,17 @@ const recordSchema = {
   type: "object",
   required: ["purpose", "type", "name", "value", "strings", "zoneFileLine", "required", "status"],
   properties: {
-    purpose: { type: "string", enum: ["dkim", "spf", "dmarc"] },
-    type: { type: "string", enum: ["TXT"] },
+    purpose: {
+      type: "string",
+      enum: ["dkim", "spf", "mx", "dmarc"],
+      description: "mx: the bounce domain's MX, where asynchronous bounces and complaints are received",
+    },
+    type: { type: "string", enum: ["TXT", "MX"] },
     name: { type: "string", description: "Fully qualified, without the trailing dot" },
-    value: { type: "string", description: "The whole TXT value, as verifiers read it" },
+    value: {
+      type: "string",
+      description: "The whole TXT value, as verifiers read it; for MX, `<priority> <host>`",
+    },
     strings: {
       type: "array",
       items: { type: "string" },

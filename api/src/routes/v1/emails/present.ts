@@ -40,6 +40,12 @@ export function presentDetail(
     html: email.html,
     text: email.text,
     headers: email.headers,
+    recipients: Object.entries(email.recipientResults).map(([address, r]) => ({
+      address,
+      status: r.status,
+      code: r.code,
+      response: r.response,
+    })),
     attachments: attachments.map((a) => ({
       filename: a.filename,
       contentType: a.contentType,

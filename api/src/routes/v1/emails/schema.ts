@@ -41,6 +41,20 @@ export const emailDetailSchema = {
     html: nullableString,
     text: nullableString,
     headers: { type: "object", additionalProperties: { type: "string" } },
+    recipients: {
+      type: "array",
+      description:
+        "Each recipient's outcome so far, with the next hop's SMTP reply; empty before the first attempt",
+      items: {
+        type: "object",
+        properties: {
+          address: { type: "string" },
+          status: { type: "string", enum: ["accepted", "temporary", "permanent"] },
+          code: { type: ["integer", "null"] },
+          response: { type: ["string", "null"] },
+        },
+      },
+    },
     attachments: {
       type: "array",
       items: {

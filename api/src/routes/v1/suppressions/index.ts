@@ -5,11 +5,18 @@ import {
   getSuppression,
   listSuppressions,
   type Suppression,
+  suppressManually,
 } from "@mailroom/core/suppressions";
 import type { FastifyInstance } from "fastify";
 import type { ApiDeps } from "../../../deps.ts";
 import { errorSchema } from "../send/schema.ts";
-import { addressParamsSchema, listQuerySchema, suppressionListSchema, suppressionSchema } from "./schema.ts";
+import {
+  addressParamsSchema,
+  addSuppressionBodySchema,
+  listQuerySchema,
+  suppressionListSchema,
+  suppressionSchema,
+} from "./schema.ts";
 
 type AddressParams = { address: string };
 
@@ -36,11 +43,29 @@ const notFound = (a: string) =>
   new MailroomError("not_found", `${a} is not on this account's suppression list.`);
 
 /**
- * /v1/suppressions: the account's suppressed recipients (hard bounces), which later sends skip with
- * `suppressed`. Scope `send`, since the list decides what the account's sends do.
+ * /v1/suppressions: the account's suppressed recipients (hard bounces, complaints, addresses added by hand),
+ * which later sends skip with `suppressed`. Scope `send`, since the list decides what the account's sends do.
  */
 export function suppressionRoutes(app: FastifyInstance, deps: ApiDeps): void {
   const config = { scope: "send" as const };
+
+  app.post<{ Body: { address: string; detail?: string } }>(
+    "/v1/suppressions",
+    {
+      config,
+      schema: {
+        summary: "Add an address by hand (reason manual); an address already listed keeps its entry (200)",
+        body: addSuppressionBodySchema,
+        response: { 200: suppressionSchema, 201: suppressionSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const wanted = address(request.body.address);
+      const added = await suppressManually(deps.pool, request.apiKey.account, wanted, request.body.detail);
+      if (added.created) request.log.info("suppression added");
+      return reply.code(added.created ? 201 : 200).send(presentSuppression(added.suppression));
+    },
+  );
 
   app.get<{ Querystring: { limit?: string; after?: string } }>(
     "/v1/suppressions",

@@ -5,10 +5,23 @@ export const suppressionSchema = {
   required: ["address", "reason", "createdAt"],
   properties: {
     address: { type: "string", description: "Lower-cased recipient address" },
-    reason: { type: "string", enum: ["hard_bounce", "manual"] },
-    detail: { type: ["string", "null"], description: "For a hard bounce, the receiver's SMTP reply" },
-    sourceEmailId: { type: ["string", "null"], description: "The email whose bounce listed the address" },
-    createdAt: { type: "string", format: "date-time" },
+    reason: {
+      type: "string",
+      enum: ["hard_bounce", "complaint", "manual"],
+      description:
+        "Why the address is suppressed: a permanent bounce (at handover or reported later), a spam complaint " +
+        "(ARF feedback report), or added by hand",
+    },
+    detail: {
+      type: ["string", "null"],
+      description:
+        "For a bounce, the receiver's reply; for a complaint, its feedback type; for manual, the note given",
+    },
+    sourceEmailId: {
+      type: ["string", "null"],
+      description: "The email whose bounce or complaint listed the address",
+    },
+    createdAt: { type: "string", format: "date-time", description: "Since when the address is suppressed" },
   },
 } as const;
 
@@ -18,6 +31,16 @@ export const suppressionListSchema = {
   properties: {
     data: { type: "array", items: suppressionSchema },
     hasMore: { type: "boolean", description: "Another page follows: pass the last address as `after`" },
+  },
+} as const;
+
+export const addSuppressionBodySchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["address"],
+  properties: {
+    address: { type: "string", maxLength: 320, description: "The address to stop sending to" },
+    detail: { type: "string", maxLength: 1000, description: "A note saying why, kept with the entry" },
   },
 } as const;
 

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { claimForDelivery } from "../../../../../core/src/emails/index.ts";
 import { createKey, revokeKey } from "../../../../../core/src/keys/index.ts";
 import { addSuppressions } from "../../../../../core/src/suppressions/index.ts";
 import { createTestDatabase, type TestDatabase } from "../../../../../test/support/db.ts";
@@ -86,6 +87,84 @@ describe("GET /v1/suppressions", () => {
   });
 });
 
+describe("POST /v1/suppressions", () => {
+  it("adds an address by hand (manual, with its note); a repeat answers 200 with the entry as it was", async () => {
+    const res = await api.request("POST", "/v1/suppressions", {
+      key,
+      body: { address: "Asked.Us@Example.TEST", detail: "asked by phone to stop" },
+    });
+    expect(res.status, res.text).toBe(201);
+    expect(res.json).toEqual({
+      address: "asked.us@example.test",
+      reason: "manual",
+      detail: "asked by phone to stop",
+      sourceEmailId: null,
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+    expect((await api.request("GET", path("asked.us@example.test"), { key })).json).toEqual(res.json);
+    const again = await api.request("POST", "/v1/suppressions", {
+      key,
+      body: { address: "asked.us@example.test" },
+    });
+    expect(again.status).toBe(200);
+    expect(again.json).toEqual(res.json);
+    // An address suppressed by a bounce keeps that reason: the entry says why and since when.
+    const bounced = await api.request("POST", "/v1/suppressions", {
+      key,
+      body: { address: "bounced@example.test" },
+    });
+    expect(bounced.status).toBe(200);
+    expect(bounced.json).toMatchObject({
+      reason: "hard_bounce",
+      detail: "550 gone",
+      sourceEmailId: SOURCE_EMAIL,
+    });
+    // Only this account's list changed.
+    expect((await api.request("GET", path("asked.us@example.test"), { key: otherKey })).status).toBe(404);
+  });
+
+  it("refuses a bad body with 400", async () => {
+    for (const body of [
+      {},
+      { address: "not-an-address" },
+      { address: "a@example.test", reason: "hard_bounce" },
+      { address: 7 },
+      { address: "a@example.test", detail: "x".repeat(1001) },
+    ]) {
+      const res = await api.request("POST", "/v1/suppressions", { key, body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.json.error).toBe("validation_error");
+    }
+  });
+
+  it("makes later sends to the address fail `suppressed`, and the log says why and since when", async () => {
+    const added = await api.request("POST", "/v1/suppressions", {
+      key,
+      body: { address: "stop@example.test" },
+    });
+    const sent = await api.request("POST", "/v1/send", {
+      key,
+      body: { from: "a@acme.test", to: "stop@example.test", subject: "hi", text: "t" },
+    });
+    expect(sent.status, sent.text).toBe(200);
+    const id = String(sent.json.messageId);
+    expect(await claimForDelivery(db.pool, id)).toEqual({ outcome: "failed", reason: "suppressed" });
+    const logged = await api.request("GET", `/v1/emails/${id}`, { key });
+    expect(logged.json).toMatchObject({ status: "failed", failureReason: "suppressed" });
+    const events = logged.json.events as { type: string; detail: Record<string, unknown> }[];
+    expect(events.at(-1)).toMatchObject({
+      type: "failed",
+      detail: {
+        reason: "suppressed",
+        suppressions: [{ address: "stop@example.test", reason: "manual", since: expect.any(String) }],
+      },
+    });
+    const listed = (events.at(-1)?.detail.suppressions ?? []) as { since: string }[];
+    const since = listed[0]?.since ?? "";
+    expect(Date.parse(since)).toBe(Date.parse(String(added.json.createdAt)));
+  });
+});
+
 describe("GET and DELETE /v1/suppressions/:address", () => {
   it("reads one entry, whatever the case of the address", async () => {
     const res = await api.request("GET", path("BOUNCED@example.test"), { key });
@@ -153,16 +232,18 @@ describe("GET and DELETE /v1/suppressions/:address", () => {
     await revokeKey(db.pool, revoked.key.keyId);
     for (const [method, route] of [
       ["GET", "/v1/suppressions"],
+      ["POST", "/v1/suppressions"],
       ["GET", path("user05@example.test")],
       ["DELETE", path("user05@example.test")],
     ] as const) {
-      const forbidden = await api.request(method, route, { key: domainsOnly });
+      const body = method === "POST" ? { address: "user05@example.test" } : undefined;
+      const forbidden = await api.request(method, route, { key: domainsOnly, body });
       expect(forbidden.status, `${method} ${route}`).toBe(403);
       expect(forbidden.json.error).toBe("insufficient_scope");
-      const dead = await api.request(method, route, { key: revoked.fullKey });
+      const dead = await api.request(method, route, { key: revoked.fullKey, body });
       expect(dead.status).toBe(401);
       expect(dead.json.error).toBe("api_key_revoked");
-      expect((await api.request(method, route)).status).toBe(401);
+      expect((await api.request(method, route, { body })).status).toBe(401);
     }
     expect((await api.request("GET", path("user05@example.test"), { key })).status).toBe(200);
   });

@@ -1,5 +1,5 @@
 -- Up Migration
--- SMTP submission (issue 16, ADR 0014): a second door into the same accept. The log shows which door an
+-- SMTP submission (issue 16, ADR 0019): a second door into the same accept. The log shows which door an
 -- email came through, and a submitted message is kept as the client wrote it (MIME structure, attachments,
 -- inline parts and non-ASCII untouched) and sent as such, so it lives in its own table, read only by the
 -- worker: the log's listing never loads it.

@@ -1,0 +1,29 @@
+import { gzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { consoleAssets } from "./console.ts";
+
+describe("console assets", () => {
+  const assets = consoleAssets();
+
+  it("serves every module as JavaScript with the types stripped", () => {
+    const main = assets.get("main.ts");
+    expect(main?.type).toBe("text/javascript; charset=utf-8");
+    expect(main?.body.toString()).not.toMatch(/: (KeyInfo|View|ViewContext)\b/);
+    expect(assets.get("index.html")?.type).toBe("text/html; charset=utf-8");
+  });
+
+  it("ships no inline script and no innerHTML", () => {
+    const html = assets.get("index.html")?.body.toString() ?? "";
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    for (const [name, asset] of assets) {
+      expect(asset.body.toString(), name).not.toMatch(
+        /innerHTML|outerHTML|insertAdjacentHTML|document\.write/,
+      );
+    }
+  });
+
+  it("stays within the 150 KB gzipped budget", () => {
+    const gzipped = [...assets.values()].reduce((sum, a) => sum + gzipSync(a.body, { level: 9 }).length, 0);
+    expect(gzipped).toBeLessThan(150 * 1024);
+  });
+});

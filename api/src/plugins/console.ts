@@ -1,0 +1,105 @@
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { MailroomError } from "@mailroom/core/errors";
+import { transformSync } from "amaro";
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { sendError } from "./errors.ts";
+
+/**
+ * The console's CSP. Scripts only from this origin (no inline script, no eval). Styles allow 'unsafe-inline'
+ * because a srcdoc frame inherits this policy and email HTML carries its own `<style>`; the console itself
+ * never writes markup from data. Images may be remote only so that the email frame's "load remote images"
+ * toggle can work: the frame's own, stricter policy blocks them until then. No framing by anyone else.
+ */
+export const CONSOLE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: https: http:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "frame-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+const SECURITY_HEADERS = {
+  "content-security-policy": CONSOLE_CSP,
+  "x-frame-options": "DENY",
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "cross-origin-opener-policy": "same-origin",
+  "cross-origin-resource-policy": "same-origin",
+  "permissions-policy": "camera=(), microphone=(), geolocation=(), payment=()",
+  "cache-control": "no-cache",
+};
+
+const TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".ts": "text/javascript; charset=utf-8",
+  ".svg": "image/svg+xml",
+};
+
+interface Asset {
+  body: Buffer;
+  type: string;
+  etag: string;
+}
+
+/**
+ * Reads the console workspace's files once, at start. TypeScript modules are served as JavaScript with their
+ * types stripped by amaro (the stripper Node itself uses to run our .ts), keeping positions so errors point
+ * at the source line: no build step, no artefact to keep in sync (ADR 0001, ADR 0016).
+ */
+function loadConsoleAssets(root: string): Map<string, Asset> {
+  const assets = new Map<string, Asset>();
+  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || entry.name.endsWith(".test.ts")) continue;
+    const type = TYPES[path.extname(entry.name)];
+    if (!type) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    let body = readFileSync(file);
+    if (file.endsWith(".ts"))
+      body = Buffer.from(transformSync(body.toString("utf8"), { mode: "strip-only" }).code);
+    const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 22)}"`;
+    assets.set(path.relative(root, file).split(path.sep).join("/"), { body, type, etag });
+  }
+  return assets;
+}
+
+let loaded: Map<string, Asset> | undefined;
+
+/** The console workspace's files, loaded on first use: every app built in a process serves the same ones. */
+export function consoleAssets(): Map<string, Asset> {
+  loaded ??= loadConsoleAssets(
+    path.dirname(fileURLToPath(import.meta.resolve("@mailroom/console/index.html"))),
+  );
+  return loaded;
+}
+
+/**
+ * The web console at `/console/`: static files from memory, with a strict CSP and clickjacking protection on
+ * each. The console talks to the public API like any other client, so it needs no route of its own, and no
+ * key: the files hold nothing secret. Unknown paths answer the usual 404 body.
+ */
+export function registerConsole(app: FastifyInstance, assets: Map<string, Asset>): void {
+  const serve = (reply: FastifyReply, name: string, ifNoneMatch: string | undefined) => {
+    const asset = assets.get(name);
+    reply.headers(SECURITY_HEADERS);
+    if (!asset) return sendError(reply, new MailroomError("not_found", `No console file ${name}.`));
+    reply.header("etag", asset.etag).type(asset.type);
+    if (ifNoneMatch === asset.etag) return reply.code(304).send();
+    return reply.send(asset.body);
+  };
+  app.get("/console", { schema: { hide: true } }, (_request, reply) => reply.redirect("/console/", 301));
+  app.get("/console/", { schema: { hide: true } }, (request, reply) =>
+    serve(reply, "index.html", request.headers["if-none-match"]),
+  );
+  app.get<{ Params: { "*": string } }>("/console/*", { schema: { hide: true } }, (request, reply) =>
+    serve(reply, request.params["*"], request.headers["if-none-match"]),
+  );
+}

@@ -1,0 +1,119 @@
+import {
+  clearInbox,
+  listInbox,
+  readInboxAttachment,
+  readInboxMessage,
+  readInboxRaw,
+} from "@mailroom/core/dev-inbox";
+import { MailroomError } from "@mailroom/core/errors";
+import type { FastifyInstance } from "fastify";
+import { errorSchema } from "../send/schema.ts";
+import {
+  attachmentParamsSchema,
+  inboxMessageSchema,
+  inboxSummarySchema,
+  listQuerySchema,
+  messageParamsSchema,
+} from "./schema.ts";
+
+const errors = { "4xx": errorSchema, "5xx": errorSchema };
+const notFound = (id: string) => new MailroomError("not_found", `No captured message ${id}.`);
+
+/**
+ * /v1/dev-inbox (scope `send`): the mail a local run captured instead of delivering, for the console's dev
+ * inbox. Registered only by `mailroom run` (`devInboxDir`); anywhere else the routes do not exist (404).
+ */
+export function devInboxRoutes(app: FastifyInstance, dir: string): void {
+  const config = { scope: "send" as const };
+
+  app.get<{ Querystring: { limit?: string } }>(
+    "/v1/dev-inbox/messages",
+    {
+      config,
+      schema: {
+        summary: "List captured messages, newest first (local runs only)",
+        querystring: listQuerySchema,
+        response: {
+          200: { type: "object", properties: { data: { type: "array", items: inboxSummarySchema } } },
+          ...errors,
+        },
+      },
+    },
+    async (request) => ({ data: await listInbox(dir, Number(request.query.limit ?? 50)) }),
+  );
+
+  app.get<{ Params: { id: string } }>(
+    "/v1/dev-inbox/messages/:id",
+    {
+      config,
+      schema: {
+        summary: "Read one captured message: headers, HTML, text, attachments (local runs only)",
+        params: messageParamsSchema,
+        response: { 200: inboxMessageSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const message = await readInboxMessage(dir, request.params.id);
+      if (!message) throw notFound(request.params.id);
+      return message;
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    "/v1/dev-inbox/messages/:id/raw",
+    {
+      config,
+      schema: {
+        summary: "The captured message exactly as received, as message/rfc822 (local runs only)",
+        params: messageParamsSchema,
+        response: errors,
+      },
+    },
+    async (request, reply) => {
+      const raw = await readInboxRaw(dir, request.params.id);
+      if (!raw) throw notFound(request.params.id);
+      return reply
+        .type("message/rfc822")
+        .header("content-disposition", `attachment; filename="${request.params.id}.eml"`)
+        .header("x-content-type-options", "nosniff")
+        .send(raw);
+    },
+  );
+
+  app.get<{ Params: { id: string; index: string } }>(
+    "/v1/dev-inbox/messages/:id/attachments/:index",
+    {
+      config,
+      schema: {
+        summary: "Download one attachment of a captured message (local runs only)",
+        params: attachmentParamsSchema,
+        response: errors,
+      },
+    },
+    async (request, reply) => {
+      const { id, index } = request.params;
+      const attachment = await readInboxAttachment(dir, id, Number(index));
+      if (!attachment)
+        throw new MailroomError("not_found", `No attachment ${index} in captured message ${id}.`);
+      // Always a download, never rendered on this origin, whatever type the sender claimed.
+      return reply
+        .type("application/octet-stream")
+        .header(
+          "content-disposition",
+          `attachment; filename*=UTF-8''${encodeURIComponent(attachment.filename)}`,
+        )
+        .header("x-content-type-options", "nosniff")
+        .send(attachment.content);
+    },
+  );
+
+  app.delete(
+    "/v1/dev-inbox/messages",
+    { config, schema: { summary: "Delete every captured message (local runs only)", response: errors } },
+    async (request, reply) => {
+      const deleted = await clearInbox(dir);
+      request.log.info({ deleted }, "dev inbox cleared");
+      return reply.code(204).send();
+    },
+  );
+}

@@ -1,0 +1,65 @@
+/** JSON schemas of the dev-inbox routes: they validate, serialise and document (OpenAPI) at once. */
+
+const summaryProperties = {
+  id: { type: "string", description: "The message's id in the inbox (its file name without `.eml`)" },
+  from: { type: "string" },
+  to: { type: "array", items: { type: "string" }, description: "To and Cc, as the headers name them" },
+  subject: { type: "string" },
+  date: { type: ["string", "null"], description: "The Date header, when it parses" },
+  receivedAt: { type: "string", format: "date-time" },
+  size: { type: "integer", description: "Bytes, as received" },
+} as const;
+
+export const inboxSummarySchema = {
+  type: "object",
+  required: Object.keys(summaryProperties),
+  properties: summaryProperties,
+} as const;
+
+export const inboxMessageSchema = {
+  type: "object",
+  properties: {
+    ...summaryProperties,
+    html: { type: ["string", "null"] },
+    text: { type: ["string", "null"] },
+    headers: {
+      type: "array",
+      items: { type: "object", properties: { name: { type: "string" }, value: { type: "string" } } },
+    },
+    attachments: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          index: { type: "integer" },
+          filename: { type: "string" },
+          contentType: { type: "string" },
+          size: { type: "integer" },
+        },
+      },
+    },
+  },
+} as const;
+
+export const listQuerySchema = {
+  type: "object",
+  additionalProperties: false,
+  properties: { limit: { type: "string", pattern: "^(100|[1-9][0-9]?)$", description: "1-100, default 50" } },
+} as const;
+
+const id = {
+  type: "string",
+  pattern: "^[0-9A-Za-z-]{1,80}$",
+  description: "A captured message's id",
+} as const;
+
+export const messageParamsSchema = { type: "object", required: ["id"], properties: { id } } as const;
+
+export const attachmentParamsSchema = {
+  type: "object",
+  required: ["id", "index"],
+  properties: {
+    id,
+    index: { type: "string", pattern: "^[0-9]{1,3}$", description: "The attachment's index" },
+  },
+} as const;

@@ -1,0 +1,42 @@
+import { h } from "./dom.ts";
+
+/**
+ * The only place email HTML is shown: an iframe with an empty `sandbox` (no scripts, forms, popups, plugins,
+ * top navigation, and an opaque origin, so nothing in it can reach the console's origin), filled through
+ * `srcdoc`. A CSP at the top of the document blocks all network by default (remote images, fonts, CSS
+ * imports, prefetches); `remoteImages` allows images only. The console's own CSP is inherited by the frame
+ * as well, so inline scripts stay blocked even if the sandbox were lifted. CSS cannot leave the frame's box.
+ */
+export function emailFrame(html: string, remoteImages: boolean): HTMLIFrameElement {
+  const images = remoteImages ? "data: https: http:" : "data:";
+  const policy = `default-src 'none'; img-src ${images}; style-src 'unsafe-inline'; font-src data:; form-action 'none'`;
+  const frame = h("iframe", {
+    class: "email-frame",
+    title: "Email HTML (sandboxed)",
+    sandbox: "",
+    referrerpolicy: "no-referrer",
+  });
+  frame.srcdoc =
+    `<!doctype html><html><head><meta charset="utf-8">` +
+    `<meta http-equiv="Content-Security-Policy" content="${policy}">` +
+    `<meta name="referrer" content="no-referrer"></head><body>${html}</body></html>`;
+  return frame;
+}
+
+/** The frame with its remote-images toggle (off by default, per email shown). */
+export function emailHtmlPanel(html: string): HTMLElement {
+  const holder = h("div", { class: "frame-holder" }, emailFrame(html, false));
+  const toggle = h("input", { type: "checkbox", id: "remote-images" });
+  toggle.addEventListener("change", () => holder.replaceChildren(emailFrame(html, toggle.checked)));
+  return h(
+    "div",
+    {},
+    h(
+      "label",
+      { class: "toggle" },
+      toggle,
+      " Load remote images (lets the sender see that, when and where the email was opened)",
+    ),
+    holder,
+  );
+}

@@ -1,0 +1,161 @@
+import { ApiError, createApi, type KeyInfo, storedKey, storeKey } from "./api.ts";
+import type { View, ViewContext } from "./context.ts";
+import { errorText, h, show } from "./dom.ts";
+import { domainDetailView, domainsView } from "./views/domains.ts";
+import { emailDetailView } from "./views/email-detail.ts";
+import { emailsView } from "./views/emails.ts";
+import { inboxMessageView, inboxView } from "./views/inbox.ts";
+import { signInView } from "./views/sign-in.ts";
+import { suppressionsView } from "./views/suppressions.ts";
+import { templateDetailView, templatesView } from "./views/templates.ts";
+import { webhookDetailView, webhooksView } from "./views/webhooks.ts";
+
+/** A section of the console: shown in the navigation only when the key's scopes allow it. */
+interface Section {
+  path: string;
+  label: string;
+  allowed: (key: KeyInfo, devInbox: boolean) => boolean;
+  list: View;
+  detail?: View;
+}
+
+const has = (scope: string) => (key: KeyInfo) => key.scopes.includes(scope);
+const SECTIONS: Section[] = [
+  { path: "emails", label: "Emails", allowed: has("send"), list: emailsView, detail: emailDetailView },
+  {
+    path: "inbox",
+    label: "Dev inbox",
+    allowed: (k, dev) => dev && has("send")(k),
+    list: inboxView,
+    detail: inboxMessageView,
+  },
+  { path: "domains", label: "Domains", allowed: has("domains"), list: domainsView, detail: domainDetailView },
+  {
+    path: "templates",
+    label: "Templates",
+    allowed: has("templates"),
+    list: templatesView,
+    detail: templateDetailView,
+  },
+  {
+    path: "webhooks",
+    label: "Webhooks",
+    allowed: has("webhooks"),
+    list: webhooksView,
+    detail: webhookDetailView,
+  },
+  { path: "suppressions", label: "Suppressions", allowed: has("send"), list: suppressionsView },
+];
+
+const app = document.getElementById("app") as HTMLElement;
+const nav = document.getElementById("nav") as HTMLElement;
+const who = document.getElementById("who") as HTMLElement;
+
+let session: { key: KeyInfo; devInbox: boolean; secret: string } | null = null;
+let generation = 0;
+let timers: number[] = [];
+
+/** Whether the API offers the dev inbox (local runs only: elsewhere the route does not exist). */
+async function probeDevInbox(secret: string): Promise<boolean> {
+  try {
+    await createApi(secret).get("/v1/dev-inbox/messages?limit=1");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function signIn(secret: string): Promise<void> {
+  const key = await createApi(secret).get<KeyInfo>("/v1/key");
+  storeKey(secret);
+  session = { key, devInbox: await probeDevInbox(secret), secret };
+}
+
+function signOut(): void {
+  storeKey(null);
+  session = null;
+  location.hash = "#/";
+  void route();
+}
+
+function renderChrome(active: string): void {
+  if (!session) {
+    show(nav);
+    show(who);
+    return;
+  }
+  const s = session;
+  show(
+    nav,
+    SECTIONS.filter((section) => section.allowed(s.key, s.devInbox)).map((section) =>
+      h(
+        "a",
+        { href: `#/${section.path}`, "aria-current": section.path === active ? "page" : null },
+        section.label,
+      ),
+    ),
+  );
+  show(
+    who,
+    h("span", { class: "muted", title: `account ${s.key.account}` }, s.key.keyId),
+    h("button", { type: "button", class: "link", onclick: signOut }, "Sign out"),
+  );
+}
+
+async function route(): Promise<void> {
+  generation += 1;
+  const mine = generation;
+  for (const t of timers) clearInterval(t);
+  timers = [];
+  if (!session) {
+    const secret = storedKey();
+    if (secret) {
+      try {
+        await signIn(secret);
+      } catch {
+        storeKey(null);
+      }
+    }
+  }
+  if (mine !== generation) return;
+  const [path = "", ...params] = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
+  if (!session) {
+    renderChrome("");
+    signInView(app, async (secret) => {
+      await signIn(secret);
+      await route();
+    });
+    return;
+  }
+  const s = session;
+  const allowed = SECTIONS.filter((section) => section.allowed(s.key, s.devInbox));
+  const section = allowed.find((x) => x.path === path);
+  if (!section) {
+    const first = allowed[0];
+    if (first) location.hash = `#/${first.path}`;
+    else show(app, h("p", {}, "This key has no scope the console can show."));
+    renderChrome("");
+    return;
+  }
+  renderChrome(section.path);
+  const ctx: ViewContext = {
+    api: createApi(s.secret),
+    key: s.key,
+    current: () => mine === generation,
+    every: (ms, fn) => {
+      timers.push(window.setInterval(() => mine === generation && void fn(), ms));
+    },
+  };
+  const view = params.length > 0 && section.detail ? section.detail : section.list;
+  try {
+    show(app, h("p", { class: "muted" }, "Loading…"));
+    await view(ctx, app, params);
+  } catch (error) {
+    if (!ctx.current()) return;
+    if (error instanceof ApiError && error.status === 401) return signOut();
+    show(app, h("p", { class: "error", role: "alert" }, errorText(error)));
+  }
+}
+
+window.addEventListener("hashchange", () => void route());
+void route();

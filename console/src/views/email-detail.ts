@@ -1,0 +1,159 @@
+import { seg } from "../api.ts";
+import type { ViewContext } from "../context.ts";
+import { actionButton, badge, bytes, facts, h, show, table, time } from "../dom.ts";
+import { emailHtmlPanel } from "../email-frame.ts";
+import { tabs } from "../tabs.ts";
+import type { EmailSummary } from "./emails.ts";
+
+interface EmailDetail extends EmailSummary {
+  cc: string[];
+  bcc: string[];
+  replyTo: string[];
+  messageIdHeader: string;
+  html: string | null;
+  text: string | null;
+  headers: Record<string, string>;
+  attachments: Array<{ filename: string; contentType: string; size: number }>;
+  recipients: Array<{ address: string; status: string; code: number | null; response: string | null }>;
+  events: Array<{ type: string; at: string; detail: Record<string, unknown> }>;
+}
+
+function detailText(detail: Record<string, unknown>): string {
+  return Object.entries(detail)
+    .map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`)
+    .join("\n");
+}
+
+function scheduleControls(
+  ctx: ViewContext,
+  email: EmailDetail,
+  reload: () => Promise<void>,
+): HTMLElement | null {
+  if (email.status !== "scheduled" && email.status !== "queued" && email.status !== "deferred") return null;
+  const when = h("input", { type: "datetime-local", id: "reschedule-at", "aria-label": "New time" });
+  return h(
+    "div",
+    { class: "actions" },
+    actionButton(
+      "Cancel email",
+      async () => {
+        await ctx.api.post(`/v1/emails/${seg(email.id)}/cancel`);
+        await reload();
+      },
+      { class: "danger", id: "cancel-email" },
+    ),
+    email.status === "scheduled"
+      ? h(
+          "span",
+          { class: "inline-form" },
+          when,
+          actionButton(
+            "Reschedule",
+            async () => {
+              const at = new Date(when.value);
+              if (Number.isNaN(at.getTime())) throw new Error("Pick a new date and time first.");
+              await ctx.api.patch(`/v1/emails/${seg(email.id)}`, { scheduledAt: at.toISOString() });
+              await reload();
+            },
+            { id: "reschedule" },
+          ),
+        )
+      : null,
+  );
+}
+
+/** One email: status, per-recipient SMTP replies, timeline, then its HTML (sandboxed), text, headers and files. */
+export async function emailDetailView(
+  ctx: ViewContext,
+  outlet: HTMLElement,
+  [id = ""]: string[],
+): Promise<void> {
+  const reload = async () => {
+    const email = await ctx.api.get<EmailDetail>(`/v1/emails/${seg(id)}`);
+    if (!ctx.current()) return;
+    show(
+      outlet,
+      h("p", {}, h("a", { href: "#/emails" }, "← Emails")),
+      h("h1", { class: "email-subject" }, email.subject || "(no subject)"),
+      h(
+        "p",
+        {},
+        badge(email.status),
+        email.failureReason ? h("span", { class: "muted" }, ` ${email.failureReason}`) : null,
+      ),
+      scheduleControls(ctx, email, reload),
+      facts([
+        ["From", email.from],
+        ["To", email.to.join(", ")],
+        ["Cc", email.cc.join(", ")],
+        ["Bcc", email.bcc.join(", ")],
+        ["Reply-To", email.replyTo.join(", ")],
+        ["Category", email.category],
+        ["Tags", email.tags.map((t) => `${t.name}:${t.value}`).join(", ")],
+        ["Created", time(email.createdAt)],
+        ["Scheduled", email.scheduledAt ? time(email.scheduledAt) : null],
+        ["Attempts", String(email.attempts)],
+        ["Message-ID", email.messageIdHeader],
+        ["Email id", email.id],
+      ]),
+      h("h2", {}, "Recipients"),
+      email.recipients.length === 0
+        ? h("p", { class: "muted" }, "No delivery attempt yet.")
+        : table(
+            ["Recipient", "Result", "Code", "SMTP reply"],
+            email.recipients.map((r) => [
+              r.address,
+              badge(r.status),
+              r.code === null ? "—" : String(r.code),
+              h("code", {}, r.response ?? ""),
+            ]),
+            { class: "recipients" },
+          ),
+      h("h2", {}, "Timeline"),
+      h(
+        "ol",
+        { class: "timeline", id: "timeline" },
+        email.events.map((e) =>
+          h(
+            "li",
+            {},
+            time(e.at),
+            " ",
+            h("strong", {}, e.type),
+            Object.keys(e.detail).length > 0 ? h("pre", {}, detailText(e.detail)) : null,
+          ),
+        ),
+      ),
+      h("h2", {}, "Content"),
+      tabs([
+        ...(email.html !== null
+          ? [{ id: "html", label: "HTML", render: () => emailHtmlPanel(email.html ?? "") }]
+          : []),
+        ...(email.text !== null
+          ? [{ id: "text", label: "Text", render: () => h("pre", { class: "text-part" }, email.text) }]
+          : []),
+        {
+          id: "headers",
+          label: "Headers",
+          render: () =>
+            table(
+              ["Header", "Value"],
+              Object.entries(email.headers).map(([k, v]) => [k, v]),
+            ),
+        },
+        {
+          id: "attachments",
+          label: `Attachments (${email.attachments.length})`,
+          render: () =>
+            email.attachments.length === 0
+              ? h("p", { class: "muted" }, "No attachments.")
+              : table(
+                  ["Name", "Type", "Size"],
+                  email.attachments.map((a) => [a.filename, a.contentType, bytes(a.size)]),
+                ),
+        },
+      ]),
+    );
+  };
+  await reload();
+}

@@ -1,0 +1,154 @@
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { startApiServer } from "../../api/src/index.ts";
+import { startSmtpCapture } from "../../cli/src/smtp-capture.ts";
+import { loadConfig } from "../../core/src/config/index.ts";
+import { createKey, type Scope } from "../../core/src/keys/index.ts";
+import { createApiMetrics, createLogger } from "../../core/src/telemetry/index.ts";
+import { ensureLocalCertificates } from "../../core/src/tls/index.ts";
+import { createTestDatabase, type TestDatabase } from "../support/db.ts";
+import { httpsRequest } from "../support/https.ts";
+import { startWorkerStack, TEST_KEK } from "../support/stack.ts";
+
+export const CHROMIUM = "/usr/bin/chromium";
+
+/**
+ * Whether the browser tests can run. `make test` installs Debian's chromium (scripts/install-system-packages.sh),
+ * so in CI it is always there; only a developer machine without root may lack it, and then we say why.
+ */
+export function chromiumAvailable(): boolean {
+  if (existsSync(CHROMIUM)) return true;
+  if (process.getuid?.() === 0)
+    throw new Error(`${CHROMIUM} is missing: run scripts/install-system-packages.sh`);
+  console.warn(`skipping browser tests: ${CHROMIUM} is missing (install the Debian package chromium)`);
+  return false;
+}
+
+/**
+ * A local run in miniature: a test database, the real worker delivering to the real capture SMTP server of
+ * `mailroom run`, and the API serving the console with the dev inbox on that capture directory.
+ */
+export interface ConsoleStack {
+  db: TestDatabase;
+  base: string;
+  inboxDir: string;
+  keyWith(scopes: Scope[], account?: string): Promise<string>;
+  /** One API call as a client would make it; throws unless it answers 2xx. */
+  call(key: string, method: string, route: string, body?: unknown): Promise<Record<string, unknown>>;
+  send(key: string, body: Record<string, unknown>): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startConsoleStack(env: Record<string, string> = {}): Promise<ConsoleStack> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "mailroom-console-"));
+  const inboxDir = path.join(dir, "inbox");
+  await mkdir(inboxDir);
+  const db = await createTestDatabase();
+  const capture = await startSmtpCapture({ host: "127.0.0.1", port: 0, inboxDir });
+  const worker = await startWorkerStack(db, `smtp://127.0.0.1:${capture.port}`, env);
+  const tls = await ensureLocalCertificates(path.join(dir, "tls"), ["localhost", "127.0.0.1"]);
+  const config = loadConfig({
+    MAILROOM_API_PORT: "0",
+    DATABASE_URL: db.url,
+    MAILROOM_ALLOW_UNVERIFIED_FROM: "true",
+    ...env,
+  });
+  const server = await startApiServer(
+    {
+      config,
+      pool: db.pool,
+      logger: createLogger({ level: "silent", name: "test" }),
+      metrics: createApiMetrics(),
+      kek: TEST_KEK,
+      devInboxDir: inboxDir,
+    },
+    { cert: await readFile(tls.certFile), key: await readFile(tls.keyFile) },
+  );
+  const ca = await readFile(tls.caCertFile);
+  const base = `https://localhost:${server.port}`;
+  const call: ConsoleStack["call"] = async (key, method, route, body) => {
+    const response = await httpsRequest(`${base}${route}`, {
+      ca,
+      method,
+      body,
+      headers: { authorization: `Bearer ${key}` },
+    });
+    if (response.status < 200 || response.status > 299) {
+      throw new Error(`${method} ${route} answered ${response.status}: ${response.text}`);
+    }
+    return response.json;
+  };
+  return {
+    db,
+    base,
+    inboxDir,
+    keyWith: async (scopes, account = "default") =>
+      (await createKey(db.pool, { account, scopes, expires: "never" })).fullKey,
+    call,
+    send: async (key, body) => (await call(key, "POST", "/v1/send", body)).messageId as string,
+    close: async () => {
+      await server.close();
+      await worker.stop();
+      await capture.close();
+      await db.drop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Debian's Chromium, headless, with a fresh profile; the local CA is not trusted, so TLS errors are ignored. */
+export async function launchChromium(): Promise<{ browser: Browser; close(): Promise<void> }> {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  return { browser, close: () => browser.close() };
+}
+
+export async function newPage(
+  browser: Browser,
+  viewport = { width: 1280, height: 900 },
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(`${message.text()} (${message.location().url})`);
+  });
+  return { context, page, errors };
+}
+
+/** Opens the console and signs in with `key`. */
+export async function signIn(page: Page, base: string, key: string, hash = ""): Promise<void> {
+  await page.goto(`${base}/console/${hash}`);
+  await page.getByLabel("API key").fill(key);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign out" }).waitFor();
+}
+
+/**
+ * Writes docs/screenshots/<name>.png when MAILROOM_SCREENSHOTS=1 (how the README's pictures are made:
+ * `MAILROOM_SCREENSHOTS=1 npx vitest run test/browser`); otherwise does nothing.
+ */
+export async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
+  if (process.env.MAILROOM_SCREENSHOTS !== "1") return;
+  await page.waitForTimeout(300);
+  await page.screenshot({
+    path: path.join(import.meta.dirname, "../../docs/screenshots", `${name}.png`),
+    fullPage,
+  });
+}
