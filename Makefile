@@ -22,7 +22,7 @@ install: $(STAMP) ## Install dependencies (Node 24 toolchain, embedded Postgres)
 system-packages: ## Install the Debian packages the tests drive as real peers (as root; else lists them)
 	@scripts/install-system-packages.sh
 
-run: $(STAMP) ## Run Mailroom locally: embedded Postgres, HTTPS API, worker, SMTP capture (Ctrl-C stops)
+run: $(STAMP) ## Run Mailroom locally: embedded Postgres, HTTPS API, worker, SMTP submission and bounce receiver, SMTP capture (Ctrl-C stops)
 	$(NPM) exec --no -- mailroom run
 
 test: $(STAMP) system-packages ## Run the whole test suite: lint, type check, generated-file drift, all tests on real servers
