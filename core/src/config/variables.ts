@@ -29,6 +29,10 @@ export const VARIABLES: Readonly<Record<string, { programs: ProgramName[]; help:
   MAILROOM_RATE_LIMIT_PER_KEY: { programs: API, help: "requests per second per key; 0: off" },
   MAILROOM_RATE_LIMIT_PER_ACCOUNT: { programs: API, help: "requests per second per account; 0: off" },
   MAILROOM_IDEMPOTENCY_RETENTION_HOURS: { programs: API, help: "how long an idempotencyKey is kept" },
+  MAILROOM_EMAIL_RETENTION_DAYS: {
+    programs: WORKER,
+    help: "finished emails and webhook events are purged after this many days; 0: never",
+  },
   MAILROOM_WORKER_CONCURRENCY: { programs: WORKER, help: "jobs one worker runs at once" },
   MAILROOM_WORKER_INTERNAL_PORT: { programs: WORKER, help: "the worker's internal port" },
   MAILROOM_WORKER_HEARTBEAT_SECONDS: { programs: WORKER, help: "how often a worker says it is alive" },

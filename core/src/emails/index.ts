@@ -18,6 +18,7 @@ export { appendEvents, listEvents } from "./events.ts";
 export { type AcceptQueue, type AcceptQueueOptions, createAcceptQueue } from "./group-commit.ts";
 export { cancelEmail, type EmailFilter, isEmailId, listEmails, rescheduleEmail } from "./log.ts";
 export { failUnsentEmailsOfKey, getEmail, loadAttachments, purgeIdempotencyKeys } from "./queries.ts";
+export { purgeExpiredEmails } from "./retention.ts";
 export { type AttachmentInput, MAX_HEADER_VALUE_LENGTH, validateScheduledAt } from "./send-fields.ts";
 export {
   canonicalBodyHash,
