@@ -23,7 +23,7 @@ system-packages: ## Install the Debian packages the tests drive as real peers (a
 	@scripts/install-system-packages.sh
 
 run: $(STAMP) ## Run Mailroom locally: embedded Postgres, HTTPS API, worker, SMTP submission and bounce receiver, SMTP capture (Ctrl-C stops)
-	$(NPM) exec --no -- mailroom run
+	$(NPM) exec --no --progress=false -- mailroom run
 
 test: $(STAMP) system-packages ## Run the whole test suite: lint, type check, generated-file drift, all tests on real servers
 	$(NPM) run --silent lint

@@ -88,9 +88,12 @@ export async function startApiProgram(
       `API metrics http://${config.internalHost}:${internal.port}/metrics`,
     ],
     stop: async () => {
-      await server.close();
-      await internal.close();
-      await pool.end();
+      try {
+        await server.close();
+        await internal.close();
+      } finally {
+        await pool.end();
+      }
     },
   };
 }
@@ -142,10 +145,14 @@ export async function startWorkerProgram(
       `Worker     delivering via ${via}`,
       `Worker metrics http://${config.internalHost}:${internal.port}/metrics`,
     ],
+    // The pool ends even when a step before it fails: its idle clients would outlive the program.
     stop: async () => {
-      await worker.stop();
-      await internal.close();
-      await pool.end();
+      try {
+        await worker.stop();
+        await internal.close();
+      } finally {
+        await pool.end();
+      }
     },
   };
 }
@@ -190,9 +197,12 @@ export async function startSmtpProgram(
   return {
     describe: [...doors.describe, `SMTP metrics http://${config.internalHost}:${internal.port}/metrics`],
     stop: async () => {
-      await doors.close();
-      await internal.close();
-      await pool.end();
+      try {
+        await doors.close();
+        await internal.close();
+      } finally {
+        await pool.end();
+      }
     },
   };
 }

@@ -1182,6 +1182,12 @@ CREATE INDEX webhook_attempts_endpoint ON public.webhook_attempts USING btree (e
 CREATE INDEX webhook_deliveries_endpoint ON public.webhook_deliveries USING btree (endpoint_id, created_at DESC, id DESC);
 
 --
+-- Name: webhook_deliveries_event; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX webhook_deliveries_event ON public.webhook_deliveries USING btree (event_id);
+
+--
 -- Name: webhook_deliveries_stream; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1258,13 +1264,6 @@ ALTER TABLE ONLY public.email_raw_messages
 
 ALTER TABLE ONLY public.emails
     ADD CONSTRAINT emails_api_key_id_fkey FOREIGN KEY (api_key_id) REFERENCES public.api_keys(key_id);
-
---
--- Name: idempotency_keys idempotency_keys_email_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.idempotency_keys
-    ADD CONSTRAINT idempotency_keys_email_id_fkey FOREIGN KEY (email_id) REFERENCES public.emails(id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED;
 
 --
 -- Name: template_versions template_versions_template_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

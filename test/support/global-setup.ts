@@ -1,26 +1,15 @@
 import { chmod, mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { migrate, startEmbeddedPostgres } from "../../core/src/db/index.ts";
+import { freePort } from "./ports.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
     /** A postgres:// URL of a migrated template database; each test file clones it. */
     templateDatabaseUrl: string;
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
 }
 
 /**

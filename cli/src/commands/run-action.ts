@@ -30,7 +30,10 @@ export async function runLocal(): Promise<void> {
   // Stops run newest first: on Ctrl-C, and on a failed start so nothing is left running.
   const stops: Array<() => Promise<void>> = [() => tracing.shutdown()];
   const stopAll = async () => {
-    for (const stop of stops.reverse()) await stop().catch(() => {});
+    // One failed stop must not keep the others (and Postgres, last) from stopping; it is said, not hidden.
+    for (const stop of stops.reverse()) {
+      await stop().catch((error: unknown) => say(`mailroom: while stopping: ${(error as Error).message}`));
+    }
   };
   let ready: Awaited<ReturnType<typeof startAll>>;
   try {

@@ -40,6 +40,15 @@ describe("config", () => {
     expect(() => loadConfig({ MAILROOM_DNS_CACHE_SECONDS: "-1" })).toThrow(/MAILROOM_DNS_CACHE_SECONDS/);
   });
 
+  it("keeps finished emails 30 days by default, and refuses a retention shorter than the idempotency window", () => {
+    expect(loadConfig({}).limits.emailRetentionDays).toBe(30);
+    expect(loadConfig({ MAILROOM_EMAIL_RETENTION_DAYS: "0" }).limits.emailRetentionDays).toBe(0);
+    expect(loadConfig({ MAILROOM_EMAIL_RETENTION_DAYS: "1" }).limits.emailRetentionDays).toBe(1);
+    expect(() =>
+      loadConfig({ MAILROOM_EMAIL_RETENTION_DAYS: "1", MAILROOM_IDEMPOTENCY_RETENTION_HOURS: "48" }),
+    ).toThrow(/MAILROOM_EMAIL_RETENTION_DAYS \(1\) must cover MAILROOM_IDEMPOTENCY_RETENTION_HOURS \(48\)/);
+  });
+
   it("caches DNS answers for 300 s by default, and not at all when MAILROOM_DNS_CACHE_SECONDS is 0", () => {
     expect(loadConfig({}).dns.cacheSeconds).toBe(300);
     expect(loadConfig({ MAILROOM_DNS_CACHE_SECONDS: "0" }).dns.cacheSeconds).toBe(0);

@@ -64,6 +64,7 @@ const envSchema = z.object({
     .min(1)
     .max(24 * 30)
     .default(24),
+  MAILROOM_EMAIL_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
 
   MAILROOM_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(20),
   MAILROOM_WORKER_BACKGROUND_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(8),
@@ -148,6 +149,15 @@ function buildConfig(e: z.infer<typeof envSchema>) {
       "MAILROOM_TLS_CERT_FILE and MAILROOM_TLS_KEY_FILE must be set together (or neither, to use the local CA)",
     );
   }
+  if (
+    e.MAILROOM_EMAIL_RETENTION_DAYS > 0 &&
+    e.MAILROOM_EMAIL_RETENTION_DAYS * 24 < e.MAILROOM_IDEMPOTENCY_RETENTION_HOURS
+  ) {
+    throw new ConfigError(
+      `MAILROOM_EMAIL_RETENTION_DAYS (${e.MAILROOM_EMAIL_RETENTION_DAYS}) must cover MAILROOM_IDEMPOTENCY_RETENTION_HOURS ` +
+        `(${e.MAILROOM_IDEMPOTENCY_RETENTION_HOURS}): a retried request must not be answered with an email already purged`,
+    );
+  }
   return {
     dataDir,
     database: {
@@ -179,6 +189,8 @@ function buildConfig(e: z.infer<typeof envSchema>) {
     limits: {
       rateLimit: { perKey: e.MAILROOM_RATE_LIMIT_PER_KEY, perAccount: e.MAILROOM_RATE_LIMIT_PER_ACCOUNT },
       idempotencyRetentionHours: e.MAILROOM_IDEMPOTENCY_RETENTION_HOURS,
+      /** Finished emails (and their events, attachments and webhook events) are purged after this; 0: never. */
+      emailRetentionDays: e.MAILROOM_EMAIL_RETENTION_DAYS,
     },
     worker: {
       concurrency: e.MAILROOM_WORKER_CONCURRENCY,

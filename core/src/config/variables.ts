@@ -38,6 +38,10 @@ export const VARIABLES: Readonly<Record<string, { programs: ProgramName[]; help:
   MAILROOM_SUBMISSION_TLS_PORT: { programs: SMTP, help: "SMTP submission with implicit TLS (465-style)" },
   MAILROOM_SUBMISSION_TIMEOUT_SECONDS: { programs: SMTP, help: "idle SMTP client disconnected after" },
   MAILROOM_SMTP_INTERNAL_PORT: { programs: SMTP, help: "the SMTP program's internal port" },
+  MAILROOM_EMAIL_RETENTION_DAYS: {
+    programs: WORKER,
+    help: "finished emails and webhook events are purged after this many days; 0: never",
+  },
   MAILROOM_WORKER_CONCURRENCY: { programs: WORKER, help: "jobs one worker runs at once" },
   MAILROOM_WORKER_BACKGROUND_CONCURRENCY: { programs: WORKER, help: "webhook and periodic job slots" },
   MAILROOM_WORKER_INTERNAL_PORT: { programs: WORKER, help: "the worker's internal port" },

@@ -24,6 +24,7 @@ export {
   loadRawMessage,
   purgeIdempotencyKeys,
 } from "./queries.ts";
+export { purgeExpiredEmails } from "./retention.ts";
 export { type AttachmentInput, MAX_HEADER_VALUE_LENGTH, validateScheduledAt } from "./send-fields.ts";
 export {
   canonicalBodyHash,

@@ -50,4 +50,23 @@ describe("createLogger", () => {
     expect(text).toContain("/v1/emails/mrk_AbCdEf012345_[redacted]");
     expect(text).toContain("invalid key mrk_AbCdEf012345_[redacted]");
   });
+
+  it("logs an error without the database client node-postgres attaches to it", () => {
+    const lines: string[] = [];
+    const destination = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const error = Object.assign(new Error("terminating connection due to administrator command"), {
+      code: "57P01",
+      client: { connectionParameters: { database: "mailroom" }, parsedStatements: { get_job: "select" } },
+    });
+    createLogger({ level: "info", name: "test", destination }).warn({ err: error }, "idle client error");
+    const line = JSON.parse(lines[0] ?? "{}");
+    expect(line.err).toMatchObject({ type: "Error", code: "57P01", message: error.message });
+    expect(line.err.stack).toContain("terminating connection");
+    expect(line.err).not.toHaveProperty("client");
+  });
 });

@@ -54,6 +54,16 @@ export interface LoggerOptions {
   destination?: DestinationStream;
 }
 
+/**
+ * pino's error serialiser keeps every enumerable property; node-postgres attaches the whole `client` (its
+ * connection state, parsed statements and type tables: kilobytes per line) to the errors of idle clients.
+ */
+function serializeError(error: unknown) {
+  const serialized = pino.stdSerializers.err(error as Error) as Record<string, unknown>;
+  if (serialized && typeof serialized === "object") delete serialized.client;
+  return serialized;
+}
+
 /** A pino JSON logger with Mailroom's redaction rules: censored fields, and `redactSecrets` on every line. */
 export function createLogger(options: LoggerOptions): Logger {
   return pino(
@@ -64,6 +74,7 @@ export function createLogger(options: LoggerOptions): Logger {
       base: { service: options.name },
       timestamp: pino.stdTimeFunctions.isoTime,
       hooks: { streamWrite: redactSecrets },
+      serializers: { err: serializeError },
       // A line written inside a span (a job, an SMTP handover) names it, so logs and traces join up. With
       // tracing off there is no active span and nothing is added.
       mixin: () => traceFields(trace.getActiveSpan()) ?? {},

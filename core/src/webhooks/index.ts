@@ -23,6 +23,7 @@ export {
   type PostResult,
   type WebhookHttpClient,
 } from "./post.ts";
+export { purgeExpiredWebhookEvents } from "./retention.ts";
 export {
   DEFAULT_RETRY_POLICY,
   DEFAULT_RETRY_SCHEDULE_MS,

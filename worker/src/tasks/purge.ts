@@ -1,6 +1,7 @@
 import { purgeReports } from "@mailroom/core/bounces";
-import { purgeIdempotencyKeys } from "@mailroom/core/emails";
+import { purgeExpiredEmails, purgeIdempotencyKeys } from "@mailroom/core/emails";
 import { purgeRateLimitCounters } from "@mailroom/core/limits";
+import { purgeExpiredWebhookEvents } from "@mailroom/core/webhooks";
 import type { Task } from "graphile-worker";
 import type { WorkerDeps } from "../deps.ts";
 
@@ -14,15 +15,21 @@ declare global {
 
 /**
  * Runs every few minutes (crontab in runner.ts): forgets expired idempotency keys, rate-limit windows and
- * processed bounce reports past their retention.
+ * processed bounce reports past their retention, then purges finished emails and webhook events past the
+ * email retention (in short batches for at most a minute each; a backlog is worked off over several runs).
+ * Idempotency keys go first: the configuration keeps their window inside the emails' retention.
  */
 export function makePurgeTask(deps: WorkerDeps): Task<"purge_expired"> {
   return async (_payload, helpers) => {
     const keys = await purgeIdempotencyKeys(deps.pool, deps.config.limits.idempotencyRetentionHours);
     const windows = await purgeRateLimitCounters(deps.pool);
     const reports = await purgeReports(deps.pool, deps.config.inbound.reportRetentionHours);
+    const days = deps.config.limits.emailRetentionDays;
+    const emails = days > 0 ? await purgeExpiredEmails(deps.pool, days) : 0;
+    const events = days > 0 ? await purgeExpiredWebhookEvents(deps.pool, days) : 0;
     helpers.logger.info(
-      `purged ${keys} idempotency key(s), ${windows} rate-limit window(s) and ${reports} report(s)`,
+      `purged ${keys} idempotency key(s), ${windows} rate-limit window(s), ${reports} report(s), ` +
+        `${emails} email(s) and ${events} webhook event(s)`,
     );
   };
 }
