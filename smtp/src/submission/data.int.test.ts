@@ -199,6 +199,36 @@ describe("hostile input", () => {
     client.close();
   });
 
+  it.each([
+    ["MAIL FROM", "MAIL FROM:<app@acme.test,evil@attacker.test>"],
+    ["MAIL FROM", "MAIL FROM:<app@acme.test>Bcc:evil@attacker.test>"],
+    ["RCPT TO", "RCPT TO:<you@example.test,evil@attacker.test>"],
+    ["RCPT TO", "RCPT TO:<you@example.test\u000bBcc: evil@attacker.test>"],
+    ["RCPT TO", 'RCPT TO:<"you\u0000"@example.test>'],
+    ["RCPT TO", "RCPT TO:<you@example.test;Bcc=evil@attacker.test>"],
+  ])(
+    "refuses header material smuggled into the envelope (%s: %j) with a 5xx, adding no recipient",
+    async (_at, line) => {
+      const client = await session();
+      const before = await emailCount();
+      if (line.startsWith("RCPT")) expect((await client.command("MAIL FROM:<app@acme.test>")).code).toBe(250);
+      const reply = await client.command(line);
+      expect(reply.text).toMatch(/^5(01|53) /);
+      // The session goes on; only what was accepted is in the envelope of the next message.
+      if (line.startsWith("MAIL")) expect((await client.command("MAIL FROM:<app@acme.test>")).code).toBe(250);
+      expect((await client.command("RCPT TO:<you@example.test>")).code).toBe(250);
+      expect((await client.command("DATA")).code).toBe(354);
+      client.write(`${simple("Envelope")}.\r\n`);
+      expect((await client.read()).code).toBe(250);
+      const { rows } = await db.pool.query(
+        "select from_address, to_addresses from emails order by created_at desc limit 1",
+      );
+      expect(rows[0].to_addresses).toEqual(["you@example.test"]);
+      expect(await emailCount()).toBe(before + 1);
+      client.close();
+    },
+  );
+
   it("takes 8-bit data declared with BODY=8BITMIME, and a 998-character line", async () => {
     const client = await session();
     const data = Buffer.from(simple("Grüße", ["", "y".repeat(998)]), "utf8");
