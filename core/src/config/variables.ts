@@ -11,6 +11,8 @@ const SENDING: ProgramName[] = ["run", "api", "smtp"];
 const SMTP: ProgramName[] = ["run", "smtp"];
 const WORKER: ProgramName[] = ["run", "worker"];
 const BOTH: ProgramName[] = ["run", "api", "worker"];
+/** The programs that start tracing (cli/src/commands/program-actions.ts and run). */
+const TRACED: ProgramName[] = [...BOTH, "smtp"];
 
 /**
  * Who reads each variable, with a one-line summary for `--help` (.env.example explains each one in full).
@@ -86,16 +88,19 @@ export const VARIABLES: Readonly<Record<string, { programs: ProgramName[]; help:
   MAILROOM_INBOUND_SMTP_HOST: { programs: SMTP, help: "address of the inbound (bounce) SMTP" },
   MAILROOM_INBOUND_SMTP_PORT: { programs: SMTP, help: "port of the inbound (bounce) SMTP" },
   MAILROOM_INBOUND_MAX_BYTES: { programs: SMTP, help: "largest bounce report accepted" },
-  MAILROOM_INBOUND_MX_HOST: { programs: ["run", "api", "operator"], help: "MX host of the bounce domains" },
+  MAILROOM_INBOUND_MX_HOST: {
+    programs: ["run", "api", "smtp", "operator"],
+    help: "MX host of the bounce domains (the receiver greets with it)",
+  },
   MAILROOM_INBOUND_REPORT_RETENTION_HOURS: { programs: WORKER, help: "keep processed reports this long" },
   MAILROOM_SPF_MECHANISMS: { programs: ["run", "api", "operator"], help: "SPF record of the bounce domains" },
   MAILROOM_LOG_LEVEL: {
-    programs: ["run", "api", "worker", "operator", "apply"],
+    programs: ["run", "api", "worker", "smtp", "operator", "apply"],
     help: "fatal … trace, silent",
   },
-  MAILROOM_OTEL_EXPORTER: { programs: BOTH, help: "traces: none, otlp or console" },
-  OTEL_EXPORTER_OTLP_ENDPOINT: { programs: BOTH, help: "OTLP collector URL" },
-  OTEL_SERVICE_NAME: { programs: BOTH, help: "service name of the traces" },
+  MAILROOM_OTEL_EXPORTER: { programs: TRACED, help: "traces: none, otlp or console" },
+  OTEL_EXPORTER_OTLP_ENDPOINT: { programs: TRACED, help: "OTLP collector URL" },
+  OTEL_SERVICE_NAME: { programs: TRACED, help: "service name of the traces" },
 };
 
 /** The `Environment:` section of a command's `--help`: what it reads, with each default. */
