@@ -39,7 +39,7 @@ export interface ReadyResult<Fields> {
 }
 
 export interface Step<Resource, State, Fields> {
-  /** Names the step in logs and docs, e.g. "domain" or "dns-endpoint". */
+  /** Names the step in errors and docs, e.g. "domain" or "dns-endpoint". */
   readonly name: string;
   /** The condition type this step, and only this step, sets. */
   readonly condition: string;

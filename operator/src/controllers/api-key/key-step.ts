@@ -2,7 +2,7 @@
  * The ApiKey step that owns Synced: one Postgres key per resource, its full value only in the Secret.
  *
  * Drift rule (README "Operator"): a key deleted from Postgres behind the operator's back is re-issued (the
- * resource still declares it); a key revoked behind its back is reported Synced=False/KeyRevoked and NOT
+ * resource still declares it); a key revoked behind its back is reported KeyRevoked (Synced and Ready) and NOT
  * re-issued, because revocation is a security decision that a reconcile must not undo. A Secret that lost
  * the key (deleted, edited) cannot be repaired, since only a hash is stored: a new key is issued into it and
  * the old one revoked, so no unreachable active key is left behind. A Secret another resource (or no
