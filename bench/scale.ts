@@ -6,7 +6,8 @@
  *     the real worker delivers them, DKIM-signed, to the sink (emails/s each; goal ≥ 90 % of empty);
  *   - the email log: every filter, first page and a page 90 % deep, p50/p99 over BENCH_SCALE_REPEAT (40)
  *     calls of core's `listEmails` (goal p99 ≤ 50 ms);
- *   - the idempotency retention purge: rows/s of core's `purgeIdempotencyKeys`;
+ *   - the retention purges: rows/s of core's `purgeIdempotencyKeys`, and of `purgeExpiredEmails` removing the
+ *     oldest day of the 30-day history (finished emails, their events and attachments cascading), last;
  *   - storage: table + index + TOAST bytes per email, per table.
  *
  * Run: `make bench-scale` or `npx node bench/scale.ts`. BENCH_SCALE_WARMUP (300) emails warm the worker up first at
@@ -17,7 +18,12 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { createPool, migrate } from "../core/src/db/index.ts";
-import { type EmailFilter, listEmails, purgeIdempotencyKeys } from "../core/src/emails/index.ts";
+import {
+  type EmailFilter,
+  listEmails,
+  purgeExpiredEmails,
+  purgeIdempotencyKeys,
+} from "../core/src/emails/index.ts";
 import { commandLine, int, mark, ms, writeBenchmarkSection } from "./benchmarks-file.ts";
 import { percentile, perSecond, type ThroughputResult } from "./delivery-report.ts";
 import { type DbCpu, type DeliveryRun, type DeliverySettings, type Setup, setUp } from "./delivery-setup.ts";
@@ -72,6 +78,7 @@ interface SizeResult {
   delivery: ThroughputResult;
   log: { name: string; first: number[]; deep: number[] }[];
   purge: { rows: number; seconds: number };
+  emailPurge: { rows: number; seconds: number };
   bytesPerEmail: Record<string, number>;
 }
 
@@ -118,7 +125,13 @@ async function measure(setup: Setup, size: number, deliver: () => Promise<Throug
     );
     bytesPerEmail[table] = Number(sizeRows[0]?.bytes ?? 0) / Math.max(1, count);
   }
-  return { size, delivery, log, purge, bytesPerEmail } satisfies SizeResult;
+  // Last, since it shrinks the history: a 29-day retention takes the oldest of the 30 seeded days, as the
+  // worker's purge would (in its batches, with no time budget so the whole day goes).
+  const emailPurgeStarted = performance.now();
+  const emailsPurged = await purgeExpiredEmails(setup.pool, 29, { budgetMs: HARD_LIMIT_MS });
+  const emailPurge = { rows: emailsPurged, seconds: (performance.now() - emailPurgeStarted) / 1000 };
+  say(`  email retention purge: ${int(emailsPurged)} emails in ${emailPurge.seconds.toFixed(2)} s`);
+  return { size, delivery, log, purge, emailPurge, bytesPerEmail } satisfies SizeResult;
 }
 
 function report(results: SizeResult[]): string {
@@ -161,6 +174,7 @@ function report(results: SizeResult[]): string {
   lines.push(
     "",
     `Idempotency retention purge: ${results.map((r) => `${int(r.purge.rows)} rows in ${r.purge.seconds.toFixed(2)} s at ${int(r.size)}`).join("; ")}. ` +
+      `Email retention purge (the oldest of 30 days, events and attachments cascading): ${results.map((r) => `${int(r.emailPurge.rows)} emails in ${r.emailPurge.seconds.toFixed(2)} s (${int(r.emailPurge.rows / Math.max(r.emailPurge.seconds, 1e-3))}/s) at ${int(r.size)}`).join("; ")}. ` +
       `Goals: accept and delivery ≥ ${GOALS.ratio * 100} % of the empty database's; every log query p99 ≤ ${GOALS.logP99Ms} ms (✗ marks a miss).`,
   );
   return lines.join("\n");

@@ -1,4 +1,7 @@
-/** The shape every kind's controller has: reconcile converges, finalize releases; the driver does the rest. */
+/**
+ * The shape every kind's controller has: reconcile converges (a list of steps, steps.ts), finalize releases;
+ * the driver (sync.ts) does the rest.
+ */
 import type { MailroomKind, MailroomKinds } from "../crds/index.ts";
 import type { ConditionState } from "./conditions.ts";
 import type { ObjectRef, ReconcileContext } from "./context.ts";
@@ -12,10 +15,10 @@ export interface ReconcileOutcome<Fields> {
   /** Does Postgres match the spec? */
   synced: ConditionState;
   /**
-   * The kind's own conditions besides Ready and Synced (SendingDomain's DNSPublished). Given, they are the
-   * whole set: a type left out is removed. Undefined, the ones in status stay as they are.
+   * The kind's own conditions besides Ready and Synced (SendingDomain's DNSPublished), as the steps that ran
+   * set them: null removes one; a type left out (its step did not run) stays as it is in status.
    */
-  conditions?: Readonly<Record<string, ConditionState>>;
+  conditions?: Readonly<Record<string, ConditionState | null>>;
   /** Look again after this long even without a change (a pending verification, a conflict to re-check). */
   requeueAfterMs?: number;
 }

@@ -30,12 +30,11 @@ export function nextStatus<K extends MailroomKind>(
 ): Record<string, unknown> {
   const generation = object.metadata.generation ?? 0;
   const previous = object.status as { conditions?: Condition[] } | undefined;
-  const own = outcome.conditions;
-  let conditions = (previous?.conditions ?? []).filter(
-    (c) => !own || c.type === "Ready" || c.type === "Synced" || c.type in own,
-  );
-  for (const [type, state] of Object.entries(own ?? {})) {
-    conditions = setCondition(conditions, type, state, generation, now);
+  let conditions = previous?.conditions ?? [];
+  for (const [type, state] of Object.entries(outcome.conditions ?? {})) {
+    conditions = state
+      ? setCondition(conditions, type, state, generation, now)
+      : conditions.filter((c) => c.type !== type);
   }
   conditions = setCondition(conditions, "Ready", outcome.ready, generation, now);
   conditions = setCondition(conditions, "Synced", outcome.synced, generation, now);

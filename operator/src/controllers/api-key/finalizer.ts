@@ -4,7 +4,7 @@ import type { ApiKey } from "../../crds/index.ts";
 import { deleteBinding, getBinding } from "../bindings.ts";
 import { type ReconcileContext, secretConflict } from "../context.ts";
 import { accountOf, refOf } from "../kind-controller.ts";
-import { apiKeySecretName } from "./reconcile.ts";
+import { apiKeySecretName } from "./secret.ts";
 
 export async function finalizeApiKey(ctx: ReconcileContext, key: ApiKey): Promise<void> {
   const ref = refOf(key);

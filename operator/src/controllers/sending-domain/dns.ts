@@ -1,17 +1,10 @@
 /**
  * SendingDomain spec.publishDNS: the domain's records as one external-dns DNSEndpoint in the resource's
- * namespace, owned by it while reclaimPolicy is Delete (garbage-collected with it), and the DNSPublished
- * condition saying what happened.
- * The status condition is also the memory of having published: only a resource that carries it has a
- * DNSEndpoint to take back when publishDNS turns false.
+ * namespace, named after it. The step that publishes it is dns-step.ts.
  */
 import { createHash } from "node:crypto";
 import { type DomainRecord, formatTxtForZoneFile } from "@mailroom/core/domains";
-import type { SendingDomain } from "../../crds/index.ts";
 import type { DnsEndpointRecord } from "../../external-dns.ts";
-import { type ConditionState, conditionOf, notOk, ok } from "../conditions.ts";
-import type { ReconcileContext } from "../context.ts";
-import { refOf } from "../kind-controller.ts";
 
 /** The condition reporting the DNSEndpoint, present while spec.publishDNS is true. */
 export const DNS_PUBLISHED = "DNSPublished";
@@ -42,53 +35,4 @@ export function dnsEndpointRecords(domain: DomainRecord): DnsEndpointRecord[] {
     targets: [record.type === "TXT" ? formatTxtForZoneFile(record.value) : record.value],
     recordTTL: DNS_RECORD_TTL_SECONDS,
   }));
-}
-
-/**
- * Converges the DNSEndpoint with spec.publishDNS. Returns the DNSPublished condition, or undefined when
- * there is none to show (publishDNS off). An absent CRD or a foreign object of that name is a condition
- * and a Warning Event, never a failed reconcile.
- */
-export async function syncDnsEndpoint(
-  ctx: ReconcileContext,
-  resource: SendingDomain,
-  domain: DomainRecord,
-): Promise<ConditionState | undefined> {
-  const ref = refOf(resource);
-  const name = dnsEndpointName(ref.name);
-  const previous = conditionOf(resource.status, DNS_PUBLISHED);
-  if (!resource.spec.publishDNS) {
-    if (previous) {
-      await ctx.dnsEndpoints.unpublish(ref, name);
-      if (previous.status === "True") {
-        await ctx.events.record(ref, "Normal", "DNSUnpublished", `deleted DNSEndpoint ${name}`);
-      }
-    }
-    return undefined;
-  }
-  const records = dnsEndpointRecords(domain);
-  // Owned only under reclaimPolicy Delete: a retained domain goes on signing, its records must stay.
-  const published = await ctx.dnsEndpoints.publish(ref, name, records, {
-    ownerReference: (resource.spec.reclaimPolicy ?? "Delete") === "Delete",
-  });
-  let state: ConditionState;
-  if (published.result === "published") {
-    state = ok("Published", `DNSEndpoint ${name} holds the ${records.length} records for external-dns`);
-    if (published.changed) {
-      await ctx.events.record(
-        ref,
-        "Normal",
-        "DNSPublished",
-        `wrote ${records.length} records to DNSEndpoint ${name}`,
-      );
-    }
-  } else {
-    state = notOk(
-      published.result === "unavailable" ? "DNSEndpointUnavailable" : "DNSEndpointConflict",
-      published.message,
-    );
-    if (previous?.reason !== state.reason)
-      await ctx.events.record(ref, "Warning", state.reason, state.message);
-  }
-  return state;
 }

@@ -7,7 +7,7 @@ import type { WebhookEndpoint } from "../../crds/index.ts";
 import { deleteBinding, getBinding } from "../bindings.ts";
 import { type ReconcileContext, secretConflict } from "../context.ts";
 import { accountOf, refOf } from "../kind-controller.ts";
-import { webhookSecretOf } from "./reconcile.ts";
+import { webhookSecretOf } from "./secret.ts";
 
 export async function finalizeWebhookEndpoint(
   ctx: ReconcileContext,
