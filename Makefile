@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NPM ?= npm
 STAMP := node_modules/.mailroom-install-stamp
-WORKSPACE_MANIFESTS := $(wildcard core/package.json api/package.json worker/package.json operator/package.json cli/package.json)
+WORKSPACE_MANIFESTS := $(wildcard core/package.json api/package.json worker/package.json operator/package.json smtp/package.json cli/package.json)
 
 .PHONY: help install system-packages run test test-faults bench bench-scale schema-dump e2e-kind lint format typecheck check-generated clean image image-smoke chart-package
 
@@ -22,7 +22,7 @@ install: $(STAMP) ## Install dependencies (Node 24 toolchain, embedded Postgres)
 system-packages: ## Install the Debian packages the tests drive as real peers (as root; else lists them)
 	@scripts/install-system-packages.sh
 
-run: $(STAMP) ## Run Mailroom locally: embedded Postgres, HTTPS API, worker, SMTP capture (Ctrl-C stops)
+run: $(STAMP) ## Run Mailroom locally: embedded Postgres, HTTPS API, worker, SMTP submission and bounce receiver, SMTP capture (Ctrl-C stops)
 	$(NPM) exec --no --progress=false -- mailroom run
 
 test: $(STAMP) system-packages ## Run the whole test suite: lint, type check, generated-file drift, all tests on real servers
@@ -39,6 +39,7 @@ bench: $(STAMP) ## Benchmarks against same-run baselines; writes BENCHMARKS.md (
 	$(NPM) exec --no -- node bench/delivery.ts
 	$(NPM) exec --no -- node bench/peer.ts
 	$(NPM) exec --no -- node bench/webhooks.ts
+	$(NPM) exec --no -- node bench/smtp-submission.ts
 
 lint: $(STAMP) ## Lint and format check (Biome)
 	$(NPM) run --silent lint

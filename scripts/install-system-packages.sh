@@ -5,10 +5,12 @@
 # and exits 0, so the tests that need a package say they skipped and why.
 set -euo pipefail
 
-# package  command-it-provides (checked before installing)
+# package  command-it-provides, or perl:Module for a Perl module (checked before installing)
 PACKAGES=(
   "postgresql pg_ctlcluster"
   "swaks swaks"
+  "libnet-ssleay-perl perl:Net::SSLeay"
+  "libio-socket-ssl-perl perl:IO::Socket::SSL"
   "python3 python3"
   "python3-dkim dkimverify"
   "postfix postfix"
@@ -23,6 +25,11 @@ PACKAGES=(
 missing=()
 for entry in "${PACKAGES[@]}"; do
   read -r pkg cmd <<<"$entry"
+  if [[ $cmd == perl:* ]]; then
+    # swaks needs these for STARTTLS and implicit TLS (its Debian package only recommends them).
+    perl "-M${cmd#perl:}" -e1 >/dev/null 2>&1 || missing+=("$pkg")
+    continue
+  fi
   command -v "$cmd" >/dev/null 2>&1 || [ -x "/usr/sbin/$cmd" ] || missing+=("$pkg")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0

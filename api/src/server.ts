@@ -1,16 +1,9 @@
-import { readFile } from "node:fs/promises";
 import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
 import { type AddressInfo, createServer as createNetServer, type Socket } from "node:net";
+import { readTlsFiles, reloadTlsOnChange, type TlsMaterial } from "@mailroom/core/tls";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "./app.ts";
 import type { ApiDeps } from "./deps.ts";
-
-export interface TlsMaterial {
-  cert: string | Buffer;
-  key: string | Buffer;
-  /** The files they were read from: re-read every `api.tlsReloadSeconds`, so a renewal needs no restart. */
-  files?: { certFile: string; keyFile: string };
-}
 
 export interface ApiServer {
   app: FastifyInstance;
@@ -18,6 +11,9 @@ export interface ApiServer {
   port: number;
   close(): Promise<void>;
 }
+
+// Kept here too: the API's callers and tests name them from the API package.
+export { readTlsFiles, type TlsMaterial };
 
 const TLS_HANDSHAKE = 0x16;
 const FIRST_BYTE_TIMEOUT_MS = 10_000;
@@ -35,42 +31,6 @@ const HTTPS_REQUIRED_RESPONSE = [
   HTTPS_REQUIRED_BODY,
 ].join("\r\n");
 
-/** Reads the TLS certificate and key named in config. */
-export async function readTlsFiles(files: { certFile: string; keyFile: string }): Promise<TlsMaterial> {
-  const [cert, key] = await Promise.all([readFile(files.certFile), readFile(files.keyFile)]);
-  return { cert, key, files: { certFile: files.certFile, keyFile: files.keyFile } };
-}
-
-/**
- * Re-reads the certificate files on a timer and, when they changed, serves the new pair to new connections
- * (`setSecureContext`); open connections keep theirs. A pair that cannot be read or does not match is
- * logged and skipped, so a half-written renewal never takes the API down. Returns the timer's stop.
- */
-function reloadTlsOnChange(https: HttpsServer, tls: TlsMaterial, deps: ApiDeps): () => void {
-  const files = tls.files;
-  const seconds = deps.config.api.tlsReloadSeconds;
-  if (!files || seconds <= 0) return () => {};
-  let current = Buffer.concat([Buffer.from(tls.cert), Buffer.from(tls.key)]);
-  const timer = setInterval(() => {
-    void readTlsFiles(files)
-      .then(({ cert, key }) => {
-        const next = Buffer.concat([Buffer.from(cert), Buffer.from(key)]);
-        if (next.equals(current)) return;
-        https.setSecureContext({ cert, key, minVersion: "TLSv1.2" });
-        current = next;
-        deps.logger.info({ certFile: files.certFile }, "serving the renewed TLS certificate");
-      })
-      .catch((error: unknown) => {
-        deps.logger.warn(
-          { err: error, certFile: files.certFile },
-          "could not load the TLS certificate and key; still serving the previous pair",
-        );
-      });
-  }, seconds * 1000);
-  timer.unref();
-  return () => clearInterval(timer);
-}
-
 /**
  * Listens for the API with TLS. One port, one gate: the first byte of each connection decides. A TLS
  * handshake goes on to the HTTPS server; anything else (plain HTTP) gets a fixed 403 `https_required` and the
@@ -85,7 +45,12 @@ export async function startApiServer(deps: ApiDeps, tls: TlsMaterial): Promise<A
     },
   });
   await app.ready();
-  const stopReloading = reloadTlsOnChange(https, tls, deps);
+  const stopReloading = reloadTlsOnChange(
+    tls,
+    deps.config.api.tlsReloadSeconds,
+    ({ cert, key }) => https.setSecureContext({ cert, key, minVersion: "TLSv1.2" }),
+    deps.logger,
+  );
 
   const sockets = new Set<Socket>();
   const gate = createNetServer((socket) => {

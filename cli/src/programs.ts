@@ -1,17 +1,16 @@
-import { readFile } from "node:fs/promises";
-import type { TlsMaterial } from "@mailroom/api";
 import { deriveVerpKey } from "@mailroom/core/bounces";
 import type { Config } from "@mailroom/core/config";
 import { loadKek } from "@mailroom/core/domains";
 import {
   createApiMetrics,
-  createProgramRegistry,
+  createSmtpMetrics,
   createWorkerMetrics,
   type Logger,
   observeDatabaseState,
   observePool,
   startInternalServer,
 } from "@mailroom/core/telemetry";
+import { readTlsFiles, type TlsMaterial } from "@mailroom/core/tls";
 import { openPool } from "./database.ts";
 
 export interface Program {
@@ -53,7 +52,7 @@ export async function startApiProgram(
 ): Promise<Program> {
   // Each program loads only its own package: the API pod never loads nodemailer or graphile-worker (~4 MB of
   // its memory), nor the worker pod Fastify.
-  const { readTlsFiles, startApiServer } = await import("@mailroom/api");
+  const { startApiServer } = await import("@mailroom/api");
   const pool = openPool(config, databaseUrl, "mailroom-api", (e) =>
     logger.warn({ err: e }, "idle client error"),
   );
@@ -159,47 +158,47 @@ export async function startWorkerProgram(
 }
 
 /**
- * The SMTP program: the inbound receiver for bounce and complaint reports on the bounce domains (issue 17).
- * It only stores reports (the worker parses them), so it needs no key-encryption key. STARTTLS is offered
- * with the given certificate, else with the API's certificate files when they are configured.
+ * The SMTP program (ADR 0019): the doors the config opens, submission and the bounce receiver, behind one
+ * internal port (metrics, health, readiness). It holds no DKIM key, so it needs no key-encryption key.
+ * Submission needs the API's certificate; the receiver offers STARTTLS with it when there is one.
  */
 export async function startSmtpProgram(
   config: Config,
   databaseUrl: string,
   logger: Logger,
-  tls?: { cert: string | Buffer; key: string | Buffer },
+  tls?: TlsMaterial,
 ): Promise<Program> {
-  const { startInboundReceiver } = await import("@mailroom/smtp");
+  const { startSmtpDoors } = await import("@mailroom/smtp");
+  const material = tls ?? (config.api.tls ? await readTlsFiles(config.api.tls) : undefined);
   const pool = openPool(config, databaseUrl, "mailroom-smtp", (e) =>
     logger.warn({ err: e }, "idle client error"),
   );
-  const files = config.api.tls;
-  const material =
-    tls ?? (files ? { cert: await readFile(files.certFile), key: await readFile(files.keyFile) } : undefined);
-  const inbound = await startInboundReceiver(
-    { pool, logger: logger.child({ program: "smtp" }) },
-    {
-      host: config.inbound.host,
-      port: config.inbound.port,
-      hostname: config.dnsRecords.mxHost ?? config.smtp.hostname,
-      maxBytes: config.inbound.maxBytes,
-      tls: material && { cert: Buffer.from(material.cert), key: Buffer.from(material.key) },
-    },
-  );
+  const metrics = createSmtpMetrics();
+  observePool(metrics.registry, pool, config.database.poolSize);
+  let doors: Awaited<ReturnType<typeof startSmtpDoors>>;
+  try {
+    doors = await startSmtpDoors({
+      config,
+      pool,
+      logger: logger.child({ program: "smtp" }),
+      metrics,
+      tls: material,
+    });
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
   const internal = await startInternalServer({
     host: config.internalHost,
-    port: config.inbound.internalPort,
-    registry: createProgramRegistry("smtp"),
+    port: config.smtpProgram.internalPort,
+    registry: metrics.registry,
     ready: () => databaseReady(pool),
   });
   return {
-    describe: [
-      `Bounces    smtp://${config.inbound.host}:${inbound.port} (MX of the bounce domains)`,
-      `SMTP metrics http://${config.internalHost}:${internal.port}/metrics`,
-    ],
+    describe: [...doors.describe, `SMTP metrics http://${config.internalHost}:${internal.port}/metrics`],
     stop: async () => {
       try {
-        await inbound.close();
+        await doors.close();
         await internal.close();
       } finally {
         await pool.end();

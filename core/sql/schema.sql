@@ -94,7 +94,9 @@ CREATE TABLE public.emails (
     tags jsonb DEFAULT '[]'::jsonb NOT NULL,
     pending_recipients text[],
     recipient_results jsonb DEFAULT '{}'::jsonb NOT NULL,
-    CONSTRAINT emails_check CHECK (((html IS NOT NULL) OR (text IS NOT NULL))),
+    source text DEFAULT 'api'::text NOT NULL,
+    CONSTRAINT emails_has_content CHECK (((html IS NOT NULL) OR (text IS NOT NULL) OR (source = 'smtp'::text))),
+    CONSTRAINT emails_source_check CHECK ((source = ANY (ARRAY['api'::text, 'smtp'::text]))),
     CONSTRAINT emails_status_check CHECK ((status = ANY (ARRAY['scheduled'::text, 'queued'::text, 'sending'::text, 'delivered'::text, 'deferred'::text, 'bounced'::text, 'failed'::text, 'canceled'::text]))),
     CONSTRAINT emails_to_addresses_check CHECK ((cardinality(to_addresses) > 0))
 );
@@ -623,6 +625,15 @@ ALTER TABLE public.email_events ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY
 );
 
 --
+-- Name: email_raw_messages; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.email_raw_messages (
+    email_id uuid NOT NULL,
+    content bytea NOT NULL
+);
+
+--
 -- Name: idempotency_keys; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -930,6 +941,13 @@ ALTER TABLE ONLY public.email_events
     ADD CONSTRAINT email_events_pkey PRIMARY KEY (id);
 
 --
+-- Name: email_raw_messages email_raw_messages_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_raw_messages
+    ADD CONSTRAINT email_raw_messages_pkey PRIMARY KEY (email_id);
+
+--
 -- Name: emails emails_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1232,6 +1250,13 @@ ALTER TABLE ONLY public.email_attachments
 
 ALTER TABLE ONLY public.email_events
     ADD CONSTRAINT email_events_email_id_fkey FOREIGN KEY (email_id) REFERENCES public.emails(id) ON DELETE CASCADE;
+
+--
+-- Name: email_raw_messages email_raw_messages_email_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_raw_messages
+    ADD CONSTRAINT email_raw_messages_email_id_fkey FOREIGN KEY (email_id) REFERENCES public.emails(id) ON DELETE CASCADE;
 
 --
 -- Name: emails emails_api_key_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -24,6 +24,8 @@ describe("make run, stopped with Ctrl-C", { timeout: 240_000 }, () => {
     // As root, Postgres runs as its own system user, which must reach the data directory.
     await chmod(dataDir, 0o755);
     const capturePort = await freePort();
+    const submissionPort = await freePort();
+    const submissionTlsPort = await freePort();
     const env: Record<string, string> = Object.fromEntries(
       Object.entries(process.env).filter(
         (entry): entry is [string, string] =>
@@ -40,6 +42,8 @@ describe("make run, stopped with Ctrl-C", { timeout: 240_000 }, () => {
       MAILROOM_SMTP_CAPTURE_PORT: String(capturePort),
       MAILROOM_SMTP_URL: `smtp://127.0.0.1:${capturePort}`,
       MAILROOM_INBOUND_SMTP_PORT: String(await freePort()),
+      MAILROOM_SUBMISSION_PORT: String(submissionPort),
+      MAILROOM_SUBMISSION_TLS_PORT: String(submissionTlsPort),
       MAILROOM_SMTP_INTERNAL_PORT: String(await freePort()),
     });
     const { stdout } = await run(
@@ -49,6 +53,11 @@ describe("make run, stopped with Ctrl-C", { timeout: 240_000 }, () => {
     );
     const [started = "", stopping = ""] = stdout.split("<<ctrl-c>>");
     expect(started, stdout).toContain("Mailroom is running.");
+    // SMTP submission is part of it: both ports in the banner, and how to try it (ADR 0019).
+    expect(started, stdout).toContain(
+      `Submission smtp://127.0.0.1:${submissionPort} (STARTTLS), smtps://127.0.0.1:${submissionTlsPort}`,
+    );
+    expect(started, stdout).toContain(`swaks --server 127.0.0.1:${submissionPort} -tls`);
     expect(stopping, stdout).toContain("mailroom: Ctrl-C received, stopping");
     expect(stopping, stdout).toContain("mailroom: stopped cleanly");
     // No warning or error log line (pino levels 40 and up), no connection error, no make failure.

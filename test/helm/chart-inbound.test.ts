@@ -44,7 +44,10 @@ describe("chart: inbound SMTP receiver", () => {
     ).toEqual([443]);
 
     const inbound = configOf(manifests, `${FULL}-inbound`);
-    expect(inbound.inbound).toMatchObject({ host: "0.0.0.0", port: 2525, internalPort: 9467 });
+    expect(inbound.inbound).toMatchObject({ enabled: true, host: "0.0.0.0", port: 2525 });
+    expect(inbound.smtpProgram.internalPort).toBe(9467);
+    // One door per Deployment (ADR 0019): submission has its own, and this pod mounts no certificate for it.
+    expect(inbound.submission.enabled).toBe(false);
     // The programs that write domain records name the receiver's host and the configured SPF mechanisms.
     for (const program of ["api", "worker"]) {
       expect(configOf(manifests, `${FULL}-${program}`).dnsRecords).toEqual({
@@ -54,8 +57,12 @@ describe("chart: inbound SMTP receiver", () => {
     }
   });
 
-  it("lets SMTP in from anywhere and nothing else but the internal port", async () => {
-    const manifests = await renderChart({ set: { ...INBOUND, "networkPolicy.enabled": "true" } });
+  it("lets SMTP in from anywhere and nothing else but the internal port; its metrics are scraped", async () => {
+    const manifests = await renderChart({
+      set: { ...INBOUND, "networkPolicy.enabled": "true", "metrics.podMonitor.enabled": "true" },
+    });
+    const monitor = findManifest(manifests, "PodMonitor", FULL);
+    expect(monitor.spec.selector.matchExpressions[0].values).toContain("inbound");
     const policy = findManifest(manifests, "NetworkPolicy", `${FULL}-inbound`);
     expect(
       policy.spec.ingress.map((rule: { ports: { port: string }[]; from?: unknown }) => rule.ports[0]?.port),

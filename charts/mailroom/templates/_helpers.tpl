@@ -75,10 +75,18 @@ app.kubernetes.io/component: {{ .component }}
 {{- printf "%s-api" (include "mailroom.fullname" .) }}
 {{- end }}
 
-{{/* DNS names the API certificate covers. */}}
+{{- define "mailroom.submissionServiceName" -}}
+{{- printf "%s-submission" (include "mailroom.fullname" .) }}
+{{- end }}
+
+{{/* DNS names the API certificate covers; the SMTP Service's too when it is enabled (it serves the same one). */}}
 {{- define "mailroom.apiDnsNames" -}}
-{{- $svc := include "mailroom.apiServiceName" . }}
-{{- $names := list $svc (printf "%s.%s" $svc .Release.Namespace) (printf "%s.%s.svc" $svc .Release.Namespace) (printf "%s.%s.svc.%s" $svc .Release.Namespace .Values.clusterDomain) }}
+{{- $names := list }}
+{{- $services := list (include "mailroom.apiServiceName" .) }}
+{{- if .Values.submission.enabled }}{{ $services = append $services (include "mailroom.submissionServiceName" .) }}{{ end }}
+{{- range $svc := $services }}
+{{- $names = concat $names (list $svc (printf "%s.%s" $svc $.Release.Namespace) (printf "%s.%s.svc" $svc $.Release.Namespace) (printf "%s.%s.svc.%s" $svc $.Release.Namespace $.Values.clusterDomain)) }}
+{{- end }}
 {{- concat $names .Values.tls.extraDnsNames | toJson }}
 {{- end }}
 

@@ -6,7 +6,7 @@ import { say, step } from "../output.ts";
 import { requireKek, startApiProgram, startSmtpProgram, startWorkerProgram } from "../programs.ts";
 import { stopOnSignal } from "./lifecycle.ts";
 
-/** `mailroom api` / `mailroom worker` / `mailroom smtp`: one production program, stopped on SIGTERM. */
+/** `mailroom api` / `mailroom worker` / `mailroom smtp`: one production program, stopped gracefully on SIGTERM. */
 export async function runProgram(name: "api" | "worker" | "smtp"): Promise<void> {
   const config = loadProgramConfig();
   const logger = createLogger({ level: config.log.level, name: `mailroom-${name}` });
@@ -17,7 +17,7 @@ export async function runProgram(name: "api" | "worker" | "smtp"): Promise<void>
   });
   const kek = name === "smtp" ? undefined : await requireKek(config);
   const db = await openDatabase(config, step);
-  // The SMTP program only stores reports: it holds no key.
+  // The SMTP program holds no DKIM key (it only accepts mail and reports): it needs no key-encryption key.
   const running = kek
     ? await (name === "api" ? startApiProgram : startWorkerProgram)(config, db.url, logger, kek)
     : await startSmtpProgram(config, db.url, logger);

@@ -17,7 +17,9 @@ export function registerProgramCommands(program: Command): void {
     .action(async () => (await actions()).runProgram("worker"));
   program
     .command("smtp")
-    .description("receive bounce and complaint reports for the bounce domains (production: the SMTP pod)")
+    .description(
+      "SMTP doors: submission on 587/465-style ports (AUTH with an API key) and the bounce receiver; each on unless turned off (production: one door per pod)",
+    )
     .addHelpText("after", environmentHelp("smtp"))
     .action(async () => (await actions()).runProgram("smtp"));
   program

@@ -1,11 +1,10 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { readTlsFiles } from "@mailroom/api";
 import type { Config } from "@mailroom/core/config";
 import { migrate } from "@mailroom/core/db";
 import { ensureLocalKek, loadKek } from "@mailroom/core/domains";
 import { createLogger, type Logger, startTracing } from "@mailroom/core/telemetry";
-import { ensureLocalCertificates } from "@mailroom/core/tls";
+import { ensureLocalCertificates, readTlsFiles } from "@mailroom/core/tls";
 import { loadProgramConfig } from "../config.ts";
 import { openDatabase } from "../database.ts";
 import { say, step } from "../output.ts";
@@ -68,6 +67,14 @@ export async function runLocal(): Promise<void> {
       `  curl --cacert ${shown(tls.caCertFile)} ${base}/v1/send \\`,
       '    -H "Authorization: Bearer $KEY" -H "Content-Type: application/json" \\',
       `    -d '{"from":"Acme <hello@acme.test>","to":"you@example.test","subject":"Hi","text":"It works."}'`,
+      ...(config.submission.enabled
+        ? [
+            "  # or over SMTP (any username, the key as password; Grafana, GitLab, … the same way):",
+            `  swaks --server 127.0.0.1:${config.submission.port} -tls --tls-ca-path ${shown(tls.caCertFile)} \\`,
+            '    --auth PLAIN --auth-user mailroom --auth-password "$KEY" \\',
+            "    --from hello@acme.test --to you@example.test --header 'Subject: Hi' --body 'It works.'",
+          ]
+        : []),
       `  ls ${shown(inboxDir)}/      # or open ${base}/console/#/inbox`,
       "",
       "Local runs accept any from-domain. Ctrl-C stops everything; data stays in the data directory.",

@@ -49,6 +49,13 @@ const envSchema = z.object({
     .min(1024)
     .default(10 * 1024 * 1024),
 
+  MAILROOM_SUBMISSION_ENABLED: bool.default(true),
+  MAILROOM_SUBMISSION_HOST: z.string().min(1).default("127.0.0.1"),
+  MAILROOM_SUBMISSION_PORT: port.default(2587),
+  MAILROOM_SUBMISSION_TLS_PORT: port.default(2465),
+  MAILROOM_SUBMISSION_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(300),
+  MAILROOM_SMTP_INTERNAL_PORT: port.default(9467),
+
   MAILROOM_RATE_LIMIT_PER_KEY: z.coerce.number().int().min(0).default(500),
   MAILROOM_RATE_LIMIT_PER_ACCOUNT: z.coerce.number().int().min(0).default(2000),
   MAILROOM_IDEMPOTENCY_RETENTION_HOURS: z.coerce
@@ -90,9 +97,9 @@ const envSchema = z.object({
   MAILROOM_HOSTNAME: z.string().min(1).default("mailroom.localhost"),
   MAILROOM_ALLOW_UNVERIFIED_FROM: bool.default(false),
 
+  MAILROOM_INBOUND_ENABLED: bool.default(true),
   MAILROOM_INBOUND_SMTP_HOST: z.string().min(1).default("127.0.0.1"),
   MAILROOM_INBOUND_SMTP_PORT: port.default(2526),
-  MAILROOM_SMTP_INTERNAL_PORT: port.default(9467),
   MAILROOM_INBOUND_MAX_BYTES: z.coerce
     .number()
     .int()
@@ -170,6 +177,15 @@ function buildConfig(e: z.infer<typeof envSchema>) {
           ? { certFile: e.MAILROOM_TLS_CERT_FILE, keyFile: e.MAILROOM_TLS_KEY_FILE }
           : undefined,
     },
+    /** `mailroom smtp`: one program, two doors, each on or off (ADR 0019). */
+    smtpProgram: { internalPort: e.MAILROOM_SMTP_INTERNAL_PORT },
+    submission: {
+      enabled: e.MAILROOM_SUBMISSION_ENABLED,
+      host: e.MAILROOM_SUBMISSION_HOST,
+      port: e.MAILROOM_SUBMISSION_PORT,
+      tlsPort: e.MAILROOM_SUBMISSION_TLS_PORT,
+      timeoutSeconds: e.MAILROOM_SUBMISSION_TIMEOUT_SECONDS,
+    },
     limits: {
       rateLimit: { perKey: e.MAILROOM_RATE_LIMIT_PER_KEY, perAccount: e.MAILROOM_RATE_LIMIT_PER_ACCOUNT },
       idempotencyRetentionHours: e.MAILROOM_IDEMPOTENCY_RETENTION_HOURS,
@@ -213,10 +229,10 @@ function buildConfig(e: z.infer<typeof envSchema>) {
     },
     sending: { allowUnverifiedFrom: e.MAILROOM_ALLOW_UNVERIFIED_FROM },
     inbound: {
+      enabled: e.MAILROOM_INBOUND_ENABLED,
       host: e.MAILROOM_INBOUND_SMTP_HOST,
       port: e.MAILROOM_INBOUND_SMTP_PORT,
       maxBytes: e.MAILROOM_INBOUND_MAX_BYTES,
-      internalPort: e.MAILROOM_SMTP_INTERNAL_PORT,
       reportRetentionHours: e.MAILROOM_INBOUND_REPORT_RETENTION_HOURS,
     },
     /** What the DNS records of a new domain say (core/src/domains/records.ts). */

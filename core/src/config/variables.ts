@@ -6,8 +6,13 @@ export type ProgramName = "run" | "api" | "worker" | "smtp" | "operator" | "migr
 const DB: ProgramName[] = ["run", "api", "worker", "smtp", "operator", "migrate", "keys", "apply"];
 const RUNNING: ProgramName[] = ["run", "api", "worker", "smtp", "operator"];
 const API: ProgramName[] = ["run", "api"];
+/** What SMTP submission shares with the API: its certificate, limits, key rules and from-domain rule. */
+const SENDING: ProgramName[] = ["run", "api", "smtp"];
+const SMTP: ProgramName[] = ["run", "smtp"];
 const WORKER: ProgramName[] = ["run", "worker"];
 const BOTH: ProgramName[] = ["run", "api", "worker"];
+/** The programs that start tracing (cli/src/commands/program-actions.ts and run). */
+const TRACED: ProgramName[] = [...BOTH, "smtp"];
 
 /**
  * Who reads each variable, with a one-line summary for `--help` (.env.example explains each one in full).
@@ -20,20 +25,27 @@ export const VARIABLES: Readonly<Record<string, { programs: ProgramName[]; help:
   MAILROOM_EMBEDDED_PG_PORT: { programs: DB, help: "port of the embedded Postgres" },
   MAILROOM_API_HOST: { programs: API, help: "address of the HTTPS API" },
   MAILROOM_API_PORT: { programs: API, help: "port of the HTTPS API" },
-  MAILROOM_TLS_CERT_FILE: { programs: API, help: "PEM certificate chain (run: a local CA)" },
-  MAILROOM_TLS_KEY_FILE: { programs: API, help: "PEM private key" },
-  MAILROOM_TLS_RELOAD_SECONDS: { programs: API, help: "re-read the TLS files this often; 0: never" },
+  MAILROOM_TLS_CERT_FILE: { programs: SENDING, help: "PEM certificate chain (run: a local CA)" },
+  MAILROOM_TLS_KEY_FILE: { programs: SENDING, help: "PEM private key" },
+  MAILROOM_TLS_RELOAD_SECONDS: { programs: SENDING, help: "re-read the TLS files this often; 0: never" },
   MAILROOM_INTERNAL_HOST: { programs: RUNNING, help: "address of /metrics, /healthz, /readyz" },
   MAILROOM_API_INTERNAL_PORT: { programs: API, help: "the API's internal port" },
-  MAILROOM_BODY_LIMIT_BYTES: { programs: API, help: "largest request body" },
-  MAILROOM_RATE_LIMIT_PER_KEY: { programs: API, help: "requests per second per key; 0: off" },
-  MAILROOM_RATE_LIMIT_PER_ACCOUNT: { programs: API, help: "requests per second per account; 0: off" },
-  MAILROOM_IDEMPOTENCY_RETENTION_HOURS: { programs: API, help: "how long an idempotencyKey is kept" },
+  MAILROOM_BODY_LIMIT_BYTES: { programs: SENDING, help: "largest request body" },
+  MAILROOM_RATE_LIMIT_PER_KEY: { programs: SENDING, help: "requests per second per key; 0: off" },
+  MAILROOM_RATE_LIMIT_PER_ACCOUNT: { programs: SENDING, help: "requests per second per account; 0: off" },
+  MAILROOM_IDEMPOTENCY_RETENTION_HOURS: { programs: SENDING, help: "how long an idempotencyKey is kept" },
+  MAILROOM_SUBMISSION_ENABLED: { programs: SMTP, help: "open the submission door (587/465-style ports)" },
+  MAILROOM_SUBMISSION_HOST: { programs: SMTP, help: "address of the SMTP submission ports" },
+  MAILROOM_SUBMISSION_PORT: { programs: SMTP, help: "SMTP submission with STARTTLS (587-style)" },
+  MAILROOM_SUBMISSION_TLS_PORT: { programs: SMTP, help: "SMTP submission with implicit TLS (465-style)" },
+  MAILROOM_SUBMISSION_TIMEOUT_SECONDS: { programs: SMTP, help: "idle SMTP client disconnected after" },
+  MAILROOM_SMTP_INTERNAL_PORT: { programs: SMTP, help: "the SMTP program's internal port" },
   MAILROOM_EMAIL_RETENTION_DAYS: {
     programs: WORKER,
     help: "finished emails and webhook events are purged after this many days; 0: never",
   },
   MAILROOM_WORKER_CONCURRENCY: { programs: WORKER, help: "jobs one worker runs at once" },
+  MAILROOM_WORKER_BACKGROUND_CONCURRENCY: { programs: WORKER, help: "webhook and periodic job slots" },
   MAILROOM_WORKER_INTERNAL_PORT: { programs: WORKER, help: "the worker's internal port" },
   MAILROOM_WORKER_HEARTBEAT_SECONDS: { programs: WORKER, help: "how often a worker says it is alive" },
   MAILROOM_WORKER_DEAD_AFTER_SECONDS: { programs: WORKER, help: "silence after which its jobs are retried" },
@@ -57,9 +69,10 @@ export const VARIABLES: Readonly<Record<string, { programs: ProgramName[]; help:
     programs: ["run", "api", "worker", "operator", "apply"],
     help: "a file holding that key",
   },
-  MAILROOM_HOSTNAME: { programs: BOTH, help: "host name of generated Message-IDs" },
-  MAILROOM_ALLOW_UNVERIFIED_FROM: { programs: API, help: "accept any from-domain (run: true)" },
+  MAILROOM_HOSTNAME: { programs: [...BOTH, "smtp"], help: "host name of generated Message-IDs" },
+  MAILROOM_ALLOW_UNVERIFIED_FROM: { programs: SENDING, help: "accept any from-domain (run: true)" },
   MAILROOM_OPERATOR_NAMESPACE: { programs: ["operator"], help: "namespace to watch; unset: all" },
+  MAILROOM_OPERATOR_LEASE_NAME: { programs: ["operator"], help: "name of the leader Lease" },
   MAILROOM_OPERATOR_LEASE_NAMESPACE: { programs: ["operator"], help: "where the leader Lease lives" },
   MAILROOM_OPERATOR_IDENTITY: { programs: ["operator"], help: "name in the Lease; unset: host name" },
   MAILROOM_OPERATOR_OWNER_REFERENCES: { programs: ["operator"], help: "generated Secrets owned by resource" },
@@ -71,25 +84,23 @@ export const VARIABLES: Readonly<Record<string, { programs: ProgramName[]; help:
   MAILROOM_WEBHOOK_TIMEOUT_MS: { programs: WORKER, help: "timeout of one webhook POST" },
   MAILROOM_WEBHOOK_DISABLE_AFTER_HOURS: { programs: WORKER, help: "disable an endpoint failing this long" },
   MAILROOM_WEBHOOK_RETRY_SCHEDULE_MS: { programs: WORKER, help: "delays between attempts, comma-separated" },
-  MAILROOM_WORKER_BACKGROUND_CONCURRENCY: {
-    programs: WORKER,
-    help: "background jobs one worker runs at once",
+  MAILROOM_INBOUND_ENABLED: { programs: SMTP, help: "open the inbound door (bounce receiver)" },
+  MAILROOM_INBOUND_SMTP_HOST: { programs: SMTP, help: "address of the inbound (bounce) SMTP" },
+  MAILROOM_INBOUND_SMTP_PORT: { programs: SMTP, help: "port of the inbound (bounce) SMTP" },
+  MAILROOM_INBOUND_MAX_BYTES: { programs: SMTP, help: "largest bounce report accepted" },
+  MAILROOM_INBOUND_MX_HOST: {
+    programs: ["run", "api", "smtp", "operator"],
+    help: "MX host of the bounce domains (the receiver greets with it)",
   },
-  MAILROOM_INBOUND_SMTP_HOST: { programs: ["run", "smtp"], help: "address of the inbound (bounce) SMTP" },
-  MAILROOM_INBOUND_SMTP_PORT: { programs: ["run", "smtp"], help: "port of the inbound (bounce) SMTP" },
-  MAILROOM_SMTP_INTERNAL_PORT: { programs: ["run", "smtp"], help: "the SMTP receiver's internal port" },
-  MAILROOM_INBOUND_MAX_BYTES: { programs: ["run", "smtp"], help: "largest bounce report accepted" },
-  MAILROOM_INBOUND_MX_HOST: { programs: ["run", "api", "operator"], help: "MX host of the bounce domains" },
   MAILROOM_INBOUND_REPORT_RETENTION_HOURS: { programs: WORKER, help: "keep processed reports this long" },
   MAILROOM_SPF_MECHANISMS: { programs: ["run", "api", "operator"], help: "SPF record of the bounce domains" },
-  MAILROOM_OPERATOR_LEASE_NAME: { programs: ["operator"], help: "name of the leader Lease" },
   MAILROOM_LOG_LEVEL: {
-    programs: ["run", "api", "worker", "operator", "apply"],
+    programs: ["run", "api", "worker", "smtp", "operator", "apply"],
     help: "fatal … trace, silent",
   },
-  MAILROOM_OTEL_EXPORTER: { programs: BOTH, help: "traces: none, otlp or console" },
-  OTEL_EXPORTER_OTLP_ENDPOINT: { programs: BOTH, help: "OTLP collector URL" },
-  OTEL_SERVICE_NAME: { programs: BOTH, help: "service name of the traces" },
+  MAILROOM_OTEL_EXPORTER: { programs: TRACED, help: "traces: none, otlp or console" },
+  OTEL_EXPORTER_OTLP_ENDPOINT: { programs: TRACED, help: "OTLP collector URL" },
+  OTEL_SERVICE_NAME: { programs: TRACED, help: "service name of the traces" },
 };
 
 /** The `Environment:` section of a command's `--help`: what it reads, with each default. */

@@ -1,7 +1,7 @@
 import { newId } from "../db/ids.ts";
 import type { Queryable } from "../db/pool.ts";
 import { emailEventDataSql, subscribedSql } from "../webhooks/outbox.ts";
-import type { AcceptItem, AcceptResult } from "./types.ts";
+import type { AcceptItem, AcceptResult, EmailSource } from "./types.ts";
 
 /** An item to accept, with the key that sent it: one transaction may carry several requests' items. */
 export interface AcceptRequest extends AcceptItem {
@@ -9,6 +9,8 @@ export interface AcceptRequest extends AcceptItem {
   apiKeyId: string;
   /** W3C trace context of the request, carried in the job payload. */
   trace?: Record<string, string> | undefined;
+  /** The door it came through, shown in the log (default `api`). */
+  source?: EmailSource | undefined;
 }
 
 export interface AcceptOptions {
@@ -26,7 +28,7 @@ interface Claim {
 /** The statement's input rows: one per item, `n` its index. Carried as one jsonb parameter. */
 function inputRows(items: readonly AcceptRequest[], ids: readonly string[]): string {
   return JSON.stringify(
-    items.map(({ draft, account, apiKeyId, trace, idempotencyKey, bodySha256 }, n) => ({
+    items.map(({ draft, account, apiKeyId, trace, source, idempotencyKey, bodySha256 }, n) => ({
       id: ids[n],
       account,
       api_key_id: apiKeyId,
@@ -43,6 +45,8 @@ function inputRows(items: readonly AcceptRequest[], ids: readonly string[]): str
       custom_headers: draft.headers,
       tags: draft.tags,
       scheduled_at: draft.scheduledAt?.toISOString() ?? null,
+      message_id: draft.messageId ?? null,
+      source: source ?? "api",
       trace: trace ?? null,
       event_id: newId(),
       idem_key: idempotencyKey ?? null,
@@ -63,12 +67,15 @@ function inputRows(items: readonly AcceptRequest[], ids: readonly string[]): str
  * graphile-worker an extra pass over the jobs, and a queued email's stray job finds it canceled or
  * rescheduled when it runs and leaves it alone.
  */
-function acceptSql(withAttachments: boolean): string {
+function acceptSql(withAttachments: boolean, withRaw: boolean): string {
+  // Attachments take parameters $3 to $8, raw messages the next two.
+  const raw = withAttachments ? 9 : 3;
   return `with r as (
        select * from jsonb_to_recordset($2::jsonb) as r(id uuid, account text, api_key_id text,
          from_header text, from_address text, to_addresses text[], cc_addresses text[], bcc_addresses text[],
          reply_to text[], subject text, html text, text text, category text, custom_headers jsonb, tags jsonb,
-         scheduled_at timestamptz, trace jsonb, event_id uuid, idem_key text, idem_sha256 text, n int)
+         scheduled_at timestamptz, message_id text, source text, trace jsonb, event_id uuid, idem_key text,
+         idem_sha256 text, n int)
      ), claimed as (
        insert into idempotency_keys (account, key, body_sha256, email_id)
        select account, idem_key, decode(idem_sha256, 'hex'), id from r where idem_key is not null
@@ -78,10 +85,11 @@ function acceptSql(withAttachments: boolean): string {
      ), e as (
        insert into emails (id, account, api_key_id, status, from_header, from_address, to_addresses,
                            cc_addresses, bcc_addresses, reply_to, subject, html, text, category, custom_headers,
-                           tags, scheduled_at, message_id_header)
+                           tags, scheduled_at, message_id_header, source)
        select id, account, api_key_id, case when scheduled_at is null then 'queued' else 'scheduled' end,
               from_header, from_address, to_addresses, cc_addresses, bcc_addresses, reply_to, subject, html,
-              text, category, custom_headers, tags, scheduled_at, '<' || id || '@' || $1 || '>'
+              text, category, custom_headers, tags, scheduled_at,
+              coalesce(message_id, '<' || id || '@' || $1 || '>'), source
        from r where idem_key is null or id in (select email_id from claimed)
        order by n
        returning id, status
@@ -117,13 +125,31 @@ function acceptSql(withAttachments: boolean): string {
        where a.email_id in (select id from e)
      )`
          : ""
+     }${
+       withRaw
+         ? `, raw as (
+       insert into email_raw_messages (email_id, content)
+       select * from unnest($${raw}::uuid[], $${raw + 1}::bytea[]) as m(email_id, content)
+       where m.email_id in (select id from e)
+     )`
+         : ""
      }
      select coalesce((select array_agg(id) from e), '{}') as written,
             (select count(*) from jobs) as jobs, (select count(*) from fanout) as fanout`;
 }
 
-const ACCEPT_SQL = acceptSql(false);
-const ACCEPT_WITH_ATTACHMENTS_SQL = acceptSql(true);
+// The four shapes of the statement, each prepared once per connection under its own name.
+const ACCEPT_SQL = new Map<string, { name: string; text: string }>(
+  [false, true].flatMap((attachments) =>
+    [false, true].map((raw) => [
+      `${attachments}/${raw}`,
+      {
+        name: `mailroom_accept${attachments ? "_attachments" : ""}${raw ? "_raw" : ""}`,
+        text: acceptSql(attachments, raw),
+      },
+    ]),
+  ),
+);
 
 /** The prior claims of idempotency keys this statement did not win (a committed twin or an earlier item). */
 async function priorClaims(db: Queryable, contested: readonly AcceptRequest[]): Promise<Map<string, Claim>> {
@@ -162,12 +188,19 @@ export async function acceptEmails(
       attachments.map((x) => x.a.content),
     );
   }
+  const raws = items.flatMap((item, n) => (item.draft.raw ? [{ id: ids[n], raw: item.draft.raw }] : []));
+  if (raws.length > 0) {
+    values.push(
+      raws.map((x) => x.id),
+      raws.map((x) => x.raw),
+    );
+  }
   // Named: each connection plans the statement once (planning it cost more than running it for one email).
-  const { rows } = await db.query<{ written: string[] }>({
-    name: attachments.length > 0 ? "mailroom_accept_attachments" : "mailroom_accept",
-    text: attachments.length > 0 ? ACCEPT_WITH_ATTACHMENTS_SQL : ACCEPT_SQL,
-    values,
-  });
+  const statement = ACCEPT_SQL.get(`${attachments.length > 0}/${raws.length > 0}`) as {
+    name: string;
+    text: string;
+  };
+  const { rows } = await db.query<{ written: string[] }>({ ...statement, values });
   const written = new Set(rows[0]?.written ?? []);
   const contested = items.filter((_, n) => !written.has(ids[n] as string));
   const prior = contested.length > 0 ? await priorClaims(db, contested) : new Map<string, Claim>();

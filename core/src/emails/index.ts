@@ -17,7 +17,13 @@ export {
 export { appendEvents, listEvents } from "./events.ts";
 export { type AcceptQueue, type AcceptQueueOptions, createAcceptQueue } from "./group-commit.ts";
 export { cancelEmail, type EmailFilter, isEmailId, listEmails, rescheduleEmail } from "./log.ts";
-export { failUnsentEmailsOfKey, getEmail, loadAttachments, purgeIdempotencyKeys } from "./queries.ts";
+export {
+  failUnsentEmailsOfKey,
+  getEmail,
+  loadAttachments,
+  loadRawMessage,
+  purgeIdempotencyKeys,
+} from "./queries.ts";
 export { purgeExpiredEmails } from "./retention.ts";
 export { type AttachmentInput, MAX_HEADER_VALUE_LENGTH, validateScheduledAt } from "./send-fields.ts";
 export {
@@ -30,4 +36,9 @@ export {
   resolveIdempotencyKey,
   type SendRequestBody,
 } from "./send-request.ts";
+export {
+  normalizeSubmittedMessage,
+  type Submission,
+  submissionIdempotencyKey,
+} from "./submitted-message.ts";
 export * from "./types.ts";

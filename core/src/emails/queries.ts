@@ -52,6 +52,15 @@ export async function loadAttachments(db: Queryable, emailId: string): Promise<A
   }));
 }
 
+/** The message an SMTP client submitted for an email, as stored (see `EmailDraft.raw`). */
+export async function loadRawMessage(db: Queryable, emailId: string): Promise<Buffer | undefined> {
+  const { rows } = await db.query<{ content: Buffer }>(
+    `select content from email_raw_messages where email_id = $1`,
+    [emailId],
+  );
+  return rows[0]?.content;
+}
+
 /** Forgets idempotency keys older than the retention period; their emails stay in the log. */
 export async function purgeIdempotencyKeys(db: Queryable, retentionHours: number, now: Date = new Date()) {
   const result = await db.query(

@@ -1,4 +1,4 @@
-import type { EmailRecord, EmailStatus, StoredRecipientResult, Tag } from "./types.ts";
+import type { EmailRecord, EmailSource, EmailStatus, StoredRecipientResult, Tag } from "./types.ts";
 
 /** An `emails` row as pg returns it. */
 export interface EmailRow {
@@ -21,6 +21,7 @@ export interface EmailRow {
   text: string | null;
   category: string;
   message_id_header: string;
+  source: EmailSource;
   attempts: number;
   last_smtp_response: string | null;
   /** Absent when a query does not select it. */
@@ -50,6 +51,7 @@ export function toEmailRecord(row: EmailRow): EmailRecord {
     text: row.text,
     category: row.category,
     messageIdHeader: row.message_id_header,
+    source: row.source,
     attempts: row.attempts,
     lastSmtpResponse: row.last_smtp_response,
     recipientResults: row.recipient_results ?? {},

@@ -42,7 +42,14 @@ export interface EmailDraft {
   tags: Tag[];
   /** When set, the email is `scheduled` and leaves at this time. */
   scheduledAt?: Date | undefined;
+  /** A message submitted over SMTP, sent as written (the fields above then only describe it for the log). */
+  raw?: Buffer | undefined;
+  /** The Message-ID header the client gave; absent, Mailroom makes one from the email id. */
+  messageId?: string | undefined;
 }
+
+/** The door an email came through. */
+export type EmailSource = "api" | "smtp";
 
 /** One email to accept, with the idempotency material of the request that carried it. */
 export interface AcceptItem {
@@ -90,6 +97,7 @@ export interface EmailRecord {
   text: string | null;
   category: string;
   messageIdHeader: string;
+  source: EmailSource;
   attempts: number;
   lastSmtpResponse: string | null;
   /** By recipient address; empty until the first attempt. */

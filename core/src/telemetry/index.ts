@@ -4,8 +4,10 @@ export {
   type ApiMetrics,
   createApiMetrics,
   createProgramRegistry,
+  createSmtpMetrics,
   createWorkerMetrics,
   observePool,
+  type SmtpMetrics,
   type WorkerMetrics,
 } from "./metrics.ts";
 export { observeDatabaseState } from "./state-gauges.ts";

@@ -146,3 +146,32 @@ export function createWorkerMetrics(registry: Registry = createProgramRegistry("
 }
 
 export type WorkerMetrics = ReturnType<typeof createWorkerMetrics>;
+
+/** The SMTP program's own series (submission, ADR 0019). */
+export function createSmtpMetrics(registry: Registry = createProgramRegistry("smtp")) {
+  return {
+    registry,
+    emailsAccepted: new Counter({
+      name: "mailroom_emails_accepted_total",
+      help: "Emails accepted by SMTP submission, by result (queued, duplicate).",
+      labelNames: ["result"] as const,
+      registers: [registry],
+    }),
+    smtpAuthFailures: new Counter({
+      name: "mailroom_smtp_auth_failures_total",
+      help:
+        "Failed SMTP AUTH attempts, by reason (invalid: wrong credentials, answered slower after a few from " +
+        "one address; blocked: the address refused outright for a while).",
+      labelNames: ["reason"] as const,
+      registers: [registry],
+    }),
+    smtpRefusals: new Counter({
+      name: "mailroom_smtp_refusals_total",
+      help: "SMTP submission commands refused, by reply code.",
+      labelNames: ["code"] as const,
+      registers: [registry],
+    }),
+  };
+}
+
+export type SmtpMetrics = ReturnType<typeof createSmtpMetrics>;

@@ -3,12 +3,14 @@ import {
   type AttemptResult,
   createDeliveryStore,
   type DeliverPayload,
+  type EmailRecord,
   loadAttachments,
+  loadRawMessage,
   type RecipientOutcome,
 } from "@mailroom/core/emails";
 import { withChildSpan, withSpanFromCarrier } from "@mailroom/core/telemetry";
 import type { Task } from "graphile-worker";
-import { composeMessage } from "../compose.ts";
+import { composeMessage, composeSubmitted } from "../compose.ts";
 import type { WorkerDeps } from "../deps.ts";
 
 declare global {
@@ -17,6 +19,17 @@ declare global {
       deliver: DeliverPayload;
     }
   }
+}
+
+/** The RFC 5322 message of an email: composed from its fields, or the one its SMTP client submitted. */
+async function messageOf(deps: WorkerDeps, email: EmailRecord, hasAttachments: boolean): Promise<Buffer> {
+  if (email.source === "smtp") {
+    const submitted = await loadRawMessage(deps.pool, email.id);
+    if (!submitted) throw new Error(`email ${email.id} was submitted over SMTP but its message is missing`);
+    return composeSubmitted(email, submitted);
+  }
+  const attachments = hasAttachments ? await loadAttachments(deps.pool, email.id) : [];
+  return composeMessage(email, attachments);
 }
 
 /**
@@ -49,8 +62,7 @@ export function makeDeliverTask(deps: WorkerDeps): Task<"deliver"> {
         }
         const { email, recipients } = claimed;
         const stopTimer = deps.metrics.deliveryDuration.startTimer({ transport });
-        const attachments = claimed.hasAttachments ? await loadAttachments(deps.pool, email.id) : [];
-        const raw = await composeMessage(email, attachments);
+        const raw = await messageOf(deps, email, claimed.hasAttachments);
         const prepared = await deps.signer.prepare(email.account, email.fromAddress, raw, email.id);
         span.setAttribute("mailroom.dkim", prepared.signed);
         const outcomes = await withChildSpan("smtp handover", undefined, async (handover) => {

@@ -5,6 +5,7 @@ export function presentSummary(email: EmailRecord) {
   return {
     id: email.id,
     status: email.status,
+    source: email.source,
     failureReason: email.failureReason,
     from: email.from,
     to: email.to,

@@ -8,6 +8,11 @@ export const emailSummarySchema = {
   properties: {
     id: { type: "string" },
     status: { type: "string", enum: [...EMAIL_STATUSES] },
+    source: {
+      type: "string",
+      enum: ["api", "smtp"],
+      description: "The door the email came through: the HTTP API or SMTP submission (ports 587/465)",
+    },
     failureReason: nullableString,
     from: { type: "string" },
     to: stringList,

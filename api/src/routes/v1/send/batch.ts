@@ -1,12 +1,7 @@
 import { MailroomError } from "@mailroom/core/errors";
+import type { BatchItem } from "@mailroom/core/sending";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { sendEmailSchema } from "./schema.ts";
-
-export interface ItemError {
-  index: number;
-  error: string;
-  message: string;
-}
 
 // Same options as the API's own validator: unknown fields are errors, nothing is coerced. Compiled on the
 // first batch: a process that never sees one does not pay for a second compiled copy of the send schema.
@@ -41,9 +36,7 @@ export function describeSchemaError(error: ErrorObject | undefined): string {
 }
 
 /** Validates each batch item against the single-send schema, keeping the request order. */
-export function* validateBatch(
-  items: unknown[],
-): Generator<{ index: number; body: unknown; error?: MailroomError }> {
+export function* validateBatch(items: unknown[]): Generator<BatchItem> {
   const validate = validateItem();
   for (const [index, body] of items.entries()) {
     if (validate(body)) yield { index, body };

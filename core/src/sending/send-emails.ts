@@ -1,0 +1,161 @@
+import type { Pool } from "../db/pool.ts";
+import { withTransaction } from "../db/pool.ts";
+import { createSenderAuthorizer } from "../domains/authorize.ts";
+import { type AcceptRequest, acceptEmails } from "../emails/accept.ts";
+import { createAcceptQueue } from "../emails/group-commit.ts";
+import { normalizeSendRequest, requestedTemplate, type SendRequestBody } from "../emails/send-request.ts";
+import type { AcceptItem, AcceptResult, EmailSource } from "../emails/types.ts";
+import { isMailroomError, MailroomError } from "../errors/index.ts";
+import { renderTemplateForSend } from "../templates/render-for-send.ts";
+
+const MISMATCH = "This idempotencyKey was already used with a different request body.";
+
+export interface SendDeps {
+  pool: Pool;
+  /** Right-hand side of generated Message-IDs. */
+  hostname: string;
+  /** Local runs: any from-domain may send (DESIGN §6's relaxation). */
+  allowUnverifiedFrom: boolean;
+  /** Called with every accepted result (queued, scheduled, duplicate), e.g. to count it. */
+  onAccepted?: ((result: AcceptResult) => void) | undefined;
+}
+
+/** What every item of one request (or one SMTP transaction) shares: its key, trace context and clock. */
+export interface SendContext {
+  account: string;
+  apiKeyId: string;
+  trace?: Record<string, string> | undefined;
+  now: Date;
+  source?: EmailSource | undefined;
+}
+
+/** A batch item as the caller's schema validation left it: a body, or the error that refused it. */
+export interface BatchItem {
+  index: number;
+  body: unknown;
+  error?: MailroomError | undefined;
+}
+
+export type BatchPolicy = "strict" | "permissive";
+
+export type BatchItemResult =
+  | { index: number; status: "queued" | "scheduled" | "duplicate"; messageId: string }
+  | { index: number; status: "error"; error: string; message: string };
+
+export type SendResult = Exclude<AcceptResult, { status: "idempotency_key_mismatch" }>;
+
+export interface EmailSender {
+  /** One email (POST /v1/send): render → normalise → authorise → accept through the group commit. */
+  send(context: SendContext, body: SendRequestBody, headerIdempotencyKey?: string): Promise<SendResult>;
+  /**
+   * A batch (POST /v1/send/batch), committed in one transaction of its own. `strict`: the first bad item
+   * fails the whole batch (nothing is accepted); `permissive`: bad items are reported, the others accepted.
+   * Results are in request order.
+   */
+  sendBatch(context: SendContext, items: BatchItem[], policy: BatchPolicy): Promise<BatchItemResult[]>;
+  /** An item normalised by another door (SMTP): authorise → accept through the same group commit. */
+  sendItem(context: SendContext, item: AcceptItem): Promise<AcceptResult>;
+}
+
+/**
+ * The send use case shared by the HTTP routes and the SMTP submission server, so that both doors apply the
+ * same from-domain rule, limits, idempotency and group commit. The caller answers only after the returned
+ * promise resolves: the email is then durable in Postgres.
+ */
+export function createEmailSender(deps: SendDeps): EmailSender {
+  // One accept statement in flight, the next group gathering meanwhile, measured best (make bench: ~15 % more
+  // sends/s than two in flight): a round trip costs about as much for one email as for fifty.
+  const queue = createAcceptQueue(deps.pool, { hostname: deps.hostname, concurrency: 1, maxBatch: 200 });
+  const authorize = createSenderAuthorizer(deps.pool, { allowAny: deps.allowUnverifiedFrom });
+  const accepted = (result: AcceptResult) => {
+    if (result.status !== "idempotency_key_mismatch") deps.onAccepted?.(result);
+  };
+
+  const request = (context: SendContext, item: AcceptItem): AcceptRequest => ({
+    ...item,
+    account: context.account,
+    apiKeyId: context.apiKeyId,
+    trace: context.trace,
+    source: context.source,
+  });
+
+  /** Renders the named template (so the log shows exactly what is sent), then validates the whole request. */
+  async function toRequest(context: SendContext, body: SendRequestBody, headerKey?: string) {
+    const template = requestedTemplate(body);
+    const rendered = template
+      ? await renderTemplateForSend(deps.pool, context.account, { variables: {}, ...template })
+      : undefined;
+    const item = normalizeSendRequest(body, { headerIdempotencyKey: headerKey, now: context.now, rendered });
+    await authorize(context.account, item.draft.fromAddress);
+    return request(context, item);
+  }
+
+  async function sendItem(context: SendContext, item: AcceptItem): Promise<AcceptResult> {
+    await authorize(context.account, item.draft.fromAddress);
+    const result = await queue.accept(request(context, item));
+    accepted(result);
+    return result;
+  }
+
+  return {
+    sendItem,
+    async send(context, body, headerKey) {
+      const result = await queue.accept(await toRequest(context, body, headerKey));
+      if (result.status === "idempotency_key_mismatch")
+        throw new MailroomError("idempotency_key_mismatch", MISMATCH);
+      accepted(result);
+      return result;
+    },
+    async sendBatch(context, items, policy) {
+      const errors: BatchItemResult[] = [];
+      const ready: { index: number; item: AcceptRequest }[] = [];
+      for (const { index, body, error } of items) {
+        try {
+          if (error) throw error;
+          ready.push({ index, item: await toRequest(context, body as SendRequestBody) });
+        } catch (caught) {
+          if (!isMailroomError(caught)) throw caught;
+          if (policy === "strict") throw new MailroomError(caught.code, `[${index}].${caught.message}`);
+          errors.push({
+            index,
+            status: "error",
+            error: caught.code,
+            message: `[${index}].${caught.message}`,
+          });
+        }
+      }
+      const results = await withTransaction(deps.pool, async (client) => {
+        const out = await acceptEmails(
+          client,
+          { hostname: deps.hostname },
+          ready.map((r) => r.item),
+        );
+        const mismatch = out.findIndex((r) => r.status === "idempotency_key_mismatch");
+        // Strict means all or nothing: throwing rolls back every item of the batch.
+        if (policy === "strict" && mismatch >= 0) {
+          throw new MailroomError(
+            "idempotency_key_mismatch",
+            `[${ready[mismatch]?.index}].idempotencyKey: ${MISMATCH}`,
+          );
+        }
+        return out;
+      });
+      const data = [...errors];
+      results.forEach((r, i) => {
+        const index = ready[i]?.index as number;
+        if (r.status === "idempotency_key_mismatch") {
+          data.push({
+            index,
+            status: "error",
+            error: r.status,
+            message: `[${index}].idempotencyKey: ${MISMATCH}`,
+          });
+        } else {
+          accepted(r);
+          data.push({ index, status: r.status, messageId: r.messageId });
+        }
+      });
+      return data.sort((a, b) => a.index - b.index);
+    },
+  };
+}
