@@ -17,6 +17,7 @@ import {
   type Setup,
 } from "./delivery-setup.ts";
 import { type Sink, verifySamples } from "./delivery-sink-control.ts";
+import { stageBreakdown, stageLines, traceJobs, untraceJobs } from "./delivery-stages.ts";
 import type { WorkerChild } from "./delivery-throughput.ts";
 import { cpuTimes, machineBusy } from "./send-support.ts";
 
@@ -61,7 +62,10 @@ export async function runLatency(
     `› (c) latency: ${rate} emails/s offered for ${latencySeconds} s (${total} emails, one per transaction)`,
   );
   const committed = new Map<string, number>();
+  const scheduledAt = new Map<string, number>();
   const acceptMs: number[] = [];
+  await traceJobs(setup.pool);
+  run.onCleanup(() => untraceJobs(setup.pool).catch(() => undefined));
   const failures: string[] = [];
   const inflight = new Set<Promise<void>>();
   worker.send({ type: "phase-start" });
@@ -76,7 +80,10 @@ export async function runLatency(
       ([result]) => {
         const at = now();
         acceptMs.push(at - scheduled);
-        if (result) committed.set(`<${result.messageId}@${setup.hostname}>`, at);
+        if (result) {
+          committed.set(`<${result.messageId}@${setup.hostname}>`, at);
+          scheduledAt.set(`<${result.messageId}@${setup.hostname}>`, scheduled);
+        }
       },
       (error: Error) => {
         if (failures.length < 5) failures.push(error.message);
@@ -111,6 +118,7 @@ export async function runLatency(
   worker.send({ type: "phase-end" });
   const phase = await worker.next("phase", 10_000);
   const rows = await checkRows(setup, [...committed.keys()]);
+  await untraceJobs(setup.pool);
   const report = await sink.report();
   const { check, byId } = checkArrivals(
     new Set(committed.keys()),
@@ -147,7 +155,9 @@ export async function runLatency(
     machineBusy: busy,
     check,
     rows,
+    ...(commits.clock === "postgres" ? { stages: await stageBreakdown(setup.pool, scheduledAt, byId) } : {}),
   };
   say(latencyLine(out));
+  if (out.stages) for (const line of stageLines(out.stages)) if (line.startsWith("|")) say(`    ${line}`);
   return out;
 }

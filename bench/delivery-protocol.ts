@@ -27,8 +27,11 @@ export type SinkCommand =
   | { type: "report"; samples: number }
   | { type: "stop" };
 
-/** One Message-ID as the sink saw it: how often, when first (end of DATA), whether DKIM-signed every time. */
-export type Arrival = [messageId: string, at: number, count: number, dkimSigned: boolean];
+/**
+ * One Message-ID as the sink saw it: how often, when first (end of DATA), whether DKIM-signed every time, and
+ * when that first delivery's SMTP transaction began (MAIL FROM: the sender had its message signed by then).
+ */
+export type Arrival = [messageId: string, at: number, count: number, dkimSigned: boolean, mailFromAt: number];
 
 export interface SinkReport {
   arrivals: Arrival[];

@@ -7,7 +7,8 @@
  *       the real worker (`startWorker`, `createTransport` relay mode, `createSigner`) — delivered emails/s from
  *       the first accept to the sink's last receipt;
  *   (c) accept-to-handover latency p50/p99 at a fixed offered rate (200 emails/s for 15 s), one accept per
- *       transaction, matched by Message-ID;
+ *       transaction, matched by Message-ID, and broken down by stage (request → commit → job visible → job
+ *       fetched → claimed → signed → 250 → recorded; bench/delivery-stages.ts says where each time comes from);
  * and checks each time that every message reached the sink exactly once with a DKIM-Signature (a sample is
  * verified with mailauth) and, for Mailroom, that every row ended `delivered`. Then it rewrites its section
  * of BENCHMARKS.md.
@@ -92,7 +93,10 @@ async function main(onCleanup: OnCleanup): Promise<number> {
     selector: setup.selector,
     privateKeyPem: setup.privateKeyPem,
   });
-  say(`  one core ${Math.round(signing.oneCore)}/s, all cores ${Math.round(signing.allCores)}/s`);
+  say(
+    `  one core ${Math.round(signing.oneCore)}/s, all cores ${Math.round(signing.allCores)}/s; raw crypto.sign ` +
+      `${Math.round(signing.rawOneCore)}/s, openssl speed ${signing.openssl === undefined ? "n/a" : `${Math.round(signing.openssl)}/s`}`,
+  );
   const baseline = await runBaseline(run, setup, sink, concurrency, dbCpu);
   const worker = await startMailroomWorker(run, setup, sink, db.url);
   const mailroom = await runMailroom(run, setup, sink, worker.child, dbCpu);
