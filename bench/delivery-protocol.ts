@@ -87,4 +87,4 @@ export type WorkerCommand = { type: "phase-start" } | { type: "phase-end" } | { 
 
 export type WorkerMessage =
   | { type: "ready"; concurrency: number; poolSize: number; logLevel: string }
-  | { type: "phase"; cpuMs: number; rssPeakMb: number };
+  | { type: "phase"; cpuMs: number; mainThreadCpuMs: number; rssPeakMb: number };

@@ -26,7 +26,9 @@
  * BENCH_DELIVERY_WARMUP (300), BENCH_DELIVERY_BATCH (100) emails per accept transaction,
  * BENCH_DELIVERY_RATE (200) and BENCH_DELIVERY_SECONDS (15) for the latency phase. MAILROOM_* variables tune
  * the worker as they would `mailroom worker` (MAILROOM_WORKER_CONCURRENCY, 20 by default, is also the
- * baseline's concurrency). BENCH_CPU_PROF=<dir> writes a CPU profile of the worker and the baseline sender;
+ * baseline's concurrency). BENCH_CPU_PROF=<dir> writes a CPU profile of the worker and the baseline sender
+ * (summarise one with bench/cpu-profile-summary.ts); BENCH_PG_STATEMENTS=1 prints Postgres's time per statement
+ * of the Mailroom throughput phase (pg_stat_statements on the embedded server, bench/delivery-statements.ts);
  * BENCH_SERVER_LOGS=1 shows the worker's log.
  */
 import { chmod, mkdtemp, rm } from "node:fs/promises";
@@ -40,6 +42,7 @@ import { type RunInfo, SECTION_HEADING, sectionBody, verdict } from "./delivery-
 import { type DbCpu, type DeliveryRun, type DeliverySettings, setUp } from "./delivery-setup.ts";
 import { measureSigningCeiling } from "./delivery-signing.ts";
 import { startSink } from "./delivery-sink-control.ts";
+import { STATEMENT_SETTINGS, statementMeter } from "./delivery-statements.ts";
 import { runBaseline, runMailroom, startMailroomWorker } from "./delivery-throughput.ts";
 import { type OnCleanup, runBenchmark } from "./lifecycle.ts";
 import { openBenchDatabase } from "./send-support.ts";
@@ -50,6 +53,7 @@ const envNumber = (name: string, fallback: number, min = 1) => {
   return value;
 };
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
+const PG_STATEMENTS = process.env.BENCH_PG_STATEMENTS === "1";
 const SETTINGS: DeliverySettings = Object.freeze({
   emails: envNumber("BENCH_DELIVERY_EMAILS", 4000),
   warmup: envNumber("BENCH_DELIVERY_WARMUP", 300, 0),
@@ -77,11 +81,15 @@ async function main(onCleanup: OnCleanup): Promise<number> {
   await chmod(tmp, 0o755);
   say("› starting Postgres and migrating");
   // Commit timestamps: the latency phase measures from the moment Postgres committed each accept.
-  const db = await openBenchDatabase(tmp, { track_commit_timestamp: "on" });
+  const db = await openBenchDatabase(tmp, {
+    track_commit_timestamp: "on",
+    ...(PG_STATEMENTS ? STATEMENT_SETTINGS : {}),
+  });
   onCleanup(() => db.close());
   await migrate({ url: db.url });
   const pool = createPool({ url: db.url, max: ACCEPT_POOL, applicationName: "bench-delivery" });
   onCleanup(() => pool.end());
+  if (PG_STATEMENTS) run.statements = await statementMeter(pool);
   const dbCpu: DbCpu = { cpuMs: () => db.cpuMs?.() };
   const setup = await setUp(pool, say);
   const sink = await startSink(run);
@@ -110,6 +118,7 @@ async function main(onCleanup: OnCleanup): Promise<number> {
     "BENCH_DELIVERY_RATE",
     "BENCH_DELIVERY_SECONDS",
     "BENCH_CPU_PROF",
+    "BENCH_PG_STATEMENTS",
     "MAILROOM_LOG_LEVEL",
     "MAILROOM_WORKER_CONCURRENCY",
     "MAILROOM_DATABASE_POOL_SIZE",
