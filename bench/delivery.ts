@@ -39,7 +39,7 @@ import { createPool, migrate } from "../core/src/db/index.ts";
 import { commandLine, writeBenchmarkSection } from "./benchmarks-file.ts";
 import { runLatency } from "./delivery-latency.ts";
 import { type RunInfo, SECTION_HEADING, sectionBody, verdict } from "./delivery-report.ts";
-import { type DbCpu, type DeliveryRun, type DeliverySettings, setUp } from "./delivery-setup.ts";
+import { ACCEPT_POOL, type DbCpu, type DeliveryRun, type DeliverySettings, setUp } from "./delivery-setup.ts";
 import { measureSigningCeiling } from "./delivery-signing.ts";
 import { startSink } from "./delivery-sink-control.ts";
 import { STATEMENT_SETTINGS, statementMeter } from "./delivery-statements.ts";
@@ -64,8 +64,6 @@ const SETTINGS: DeliverySettings = Object.freeze({
   serverLogs: Boolean(process.env.BENCH_SERVER_LOGS),
 });
 const HARD_LIMIT_MS = 15 * 60_000;
-/** Accepts of the latency phase in flight at once (open loop: they start on schedule regardless). */
-const ACCEPT_POOL = 6;
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
