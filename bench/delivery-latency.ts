@@ -9,6 +9,7 @@ import { acceptEmails } from "../core/src/emails/index.ts";
 import { now } from "./delivery-protocol.ts";
 import { checkArrivals, type LatencyResult, latencyLine, percentile } from "./delivery-report.ts";
 import {
+  ACCEPT_POOL,
   acceptItem,
   checkRows,
   type DbCpu,
@@ -17,6 +18,7 @@ import {
   type Setup,
 } from "./delivery-setup.ts";
 import { type Sink, verifySamples } from "./delivery-sink-control.ts";
+import { stageBreakdown, stageLines, traceJobs, untraceJobs } from "./delivery-stages.ts";
 import type { WorkerChild } from "./delivery-throughput.ts";
 import { cpuTimes, machineBusy } from "./send-support.ts";
 
@@ -61,14 +63,26 @@ export async function runLatency(
     `› (c) latency: ${rate} emails/s offered for ${latencySeconds} s (${total} emails, one per transaction)`,
   );
   const committed = new Map<string, number>();
+  const scheduledAt = new Map<string, number>();
   const acceptMs: number[] = [];
+  await traceJobs(setup.pool);
+  run.onCleanup(() => untraceJobs(setup.pool).catch(() => undefined));
   const failures: string[] = [];
   const inflight = new Set<Promise<void>>();
   worker.send({ type: "phase-start" });
   const machineBefore = cpuTimes();
   const postgres = postgresCpuMeter(db);
   const start = now() + 10;
+  // Open loop: accepts are due on schedule; those beyond the pool's connections wait here in order (their
+  // wait counts from the schedule, as a request's would), not in pg-pool, which gives up on a slow machine.
+  const waiting: number[] = [];
+  let running = 0;
   const fire = (i: number) => {
+    if (running >= ACCEPT_POOL) {
+      waiting.push(i);
+      return;
+    }
+    running += 1;
     const scheduled = start + i * interval;
     const p = withTransaction(setup.pool, (client) =>
       acceptEmails(client, { hostname: setup.hostname }, [acceptItem(setup, first + i)]),
@@ -76,14 +90,22 @@ export async function runLatency(
       ([result]) => {
         const at = now();
         acceptMs.push(at - scheduled);
-        if (result) committed.set(`<${result.messageId}@${setup.hostname}>`, at);
+        if (result) {
+          committed.set(`<${result.messageId}@${setup.hostname}>`, at);
+          scheduledAt.set(`<${result.messageId}@${setup.hostname}>`, scheduled);
+        }
       },
       (error: Error) => {
         if (failures.length < 5) failures.push(error.message);
       },
     );
     inflight.add(p);
-    void p.finally(() => inflight.delete(p));
+    void p.finally(() => {
+      inflight.delete(p);
+      running -= 1;
+      const next = waiting.shift();
+      if (next !== undefined) fire(next);
+    });
   };
   let next = 0;
   let lastPrint = now();
@@ -102,7 +124,7 @@ export async function runLatency(
     };
     tick();
   });
-  await Promise.all(inflight);
+  while (inflight.size > 0) await Promise.all(inflight);
   const lastCommit = now();
   if (failures.length > 0) throw new Error(`accepts failed: ${failures.join(" | ")}`);
   await sink.waitFor(total, "latency", start);
@@ -111,6 +133,7 @@ export async function runLatency(
   worker.send({ type: "phase-end" });
   const phase = await worker.next("phase", 10_000);
   const rows = await checkRows(setup, [...committed.keys()]);
+  await untraceJobs(setup.pool);
   const report = await sink.report();
   const { check, byId } = checkArrivals(
     new Set(committed.keys()),
@@ -147,7 +170,9 @@ export async function runLatency(
     machineBusy: busy,
     check,
     rows,
+    ...(commits.clock === "postgres" ? { stages: await stageBreakdown(setup.pool, scheduledAt, byId) } : {}),
   };
   say(latencyLine(out));
+  if (out.stages) for (const line of stageLines(out.stages)) if (line.startsWith("|")) say(`    ${line}`);
   return out;
 }

@@ -27,8 +27,11 @@ export type SinkCommand =
   | { type: "report"; samples: number }
   | { type: "stop" };
 
-/** One Message-ID as the sink saw it: how often, when first (end of DATA), whether DKIM-signed every time. */
-export type Arrival = [messageId: string, at: number, count: number, dkimSigned: boolean];
+/**
+ * One Message-ID as the sink saw it: how often, when first (end of DATA), whether DKIM-signed every time, and
+ * when that first delivery's SMTP transaction began (MAIL FROM: the sender had its message signed by then).
+ */
+export type Arrival = [messageId: string, at: number, count: number, dkimSigned: boolean, mailFromAt: number];
 
 export interface SinkReport {
   arrivals: Arrival[];
@@ -84,4 +87,4 @@ export type WorkerCommand = { type: "phase-start" } | { type: "phase-end" } | { 
 
 export type WorkerMessage =
   | { type: "ready"; concurrency: number; poolSize: number; logLevel: string }
-  | { type: "phase"; cpuMs: number; rssPeakMb: number };
+  | { type: "phase"; cpuMs: number; mainThreadCpuMs: number; rssPeakMb: number };

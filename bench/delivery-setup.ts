@@ -3,6 +3,7 @@
  * settings), the database set up for it (API key, verified domain, DKIM key) and the accept helpers that
  * queue the bench email through core's `acceptEmails`.
  */
+
 import { setTimeout as sleep } from "node:timers/promises";
 import { loadConfig } from "../core/src/config/index.ts";
 import { type Pool, withTransaction } from "../core/src/db/index.ts";
@@ -16,6 +17,7 @@ import {
 import { type AcceptRequest, acceptEmails } from "../core/src/emails/index.ts";
 import { createKey } from "../core/src/keys/index.ts";
 import { CATEGORY, DOMAIN, FROM, FROM_ADDRESS, HTML, recipient, SUBJECT, TEXT } from "./delivery-protocol.ts";
+import type { StatementMeter } from "./delivery-statements.ts";
 
 /** The run's settings, parsed once from the environment by bench/delivery.ts. */
 export interface DeliverySettings {
@@ -39,6 +41,8 @@ export interface DeliveryRun {
   /** Registers how to stop what was just started; steps run in reverse on success, error or Ctrl-C. */
   onCleanup(step: () => Promise<void>): void;
   settings: DeliverySettings;
+  /** Per-statement Postgres timing of the Mailroom throughput phase (BENCH_PG_STATEMENTS=1). */
+  statements?: StatementMeter;
 }
 
 /** CPU the Postgres server used so far, when it is ours to look at. */
@@ -58,6 +62,8 @@ export function postgresCpuMeter(db: DbCpu): { elapsed(): number | undefined } {
 }
 
 const ACCOUNT = "bench-delivery";
+/** The orchestrator's Postgres connections: accepts of the latency phase in flight at once. */
+export const ACCEPT_POOL = 6;
 
 export interface Setup {
   pool: Pool;

@@ -1,7 +1,8 @@
 /**
  * The SMTP sink of bench/delivery.ts, forked as its own process so that receiving costs neither sender CPU:
  * a real smtp-server on 127.0.0.1 that answers 250 to everything and, per Message-ID, counts arrivals, notes
- * the time the whole message was received (end of DATA) and whether a DKIM-Signature header was present.
+ * the time the whole message was received (end of DATA), when its SMTP transaction began (MAIL FROM) and
+ * whether a DKIM-Signature header was present.
  * It reads only the header block (no MIME parsing) and keeps the first few raw messages after each reset so
  * that the orchestrator can verify their signatures independently.
  */
@@ -21,8 +22,10 @@ let withoutId = 0;
 let total = 0;
 let samples: Buffer[] = [];
 let cpuAtReset = process.cpuUsage();
+/** When the open transaction of each connection began (MAIL FROM), by session id. */
+const mailFromAt = new Map<string, number>();
 
-function received(raw: Buffer, at: number): void {
+function received(raw: Buffer, at: number, from: number): void {
   total += 1;
   if (samples.length < MAX_SAMPLES) samples.push(raw);
   const end = raw.indexOf("\r\n\r\n");
@@ -38,7 +41,7 @@ function received(raw: Buffer, at: number): void {
     seen[2] += 1;
     seen[3] &&= signed;
   } else {
-    arrivals.set(id, [id, at, 1, signed]);
+    arrivals.set(id, [id, at, 1, signed, from]);
   }
 }
 
@@ -48,11 +51,19 @@ const server = new SMTPServer({
   disableReverseLookup: true,
   logger: false,
   banner: "bench sink",
-  onData(stream, _session, callback) {
+  onMailFrom(_address, session, callback) {
+    mailFromAt.set(session.id, now());
+    callback();
+  },
+  onClose(session) {
+    mailFromAt.delete(session.id);
+  },
+  onData(stream, session, callback) {
     const chunks: Buffer[] = [];
+    const from = mailFromAt.get(session.id) ?? Number.NaN;
     stream.on("data", (chunk: Buffer) => chunks.push(chunk));
     stream.on("end", () => {
-      received(Buffer.concat(chunks), now());
+      received(Buffer.concat(chunks), now(), from);
       callback(null, "2.0.0 accepted by bench sink");
     });
   },

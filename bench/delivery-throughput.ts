@@ -144,6 +144,7 @@ export async function runMailroom(
     await checkRows(setup, warm);
   }
   await sink.reset();
+  await run.statements?.reset();
   say(`› ${label}: measuring ${emails} emails, accepted in transactions of ${batch}`);
   worker.send({ type: "phase-start" });
   const machineBefore = cpuTimes();
@@ -158,6 +159,11 @@ export async function runMailroom(
   const postgresCpuMs = postgres.elapsed();
   worker.send({ type: "phase-end" });
   const phase = await worker.next("phase", 10_000);
+  say(
+    `    worker CPU per message: ${(phase.cpuMs / emails).toFixed(3)} ms, of which the main thread ` +
+      `${(phase.mainThreadCpuMs / emails).toFixed(3)} ms (the rest: libuv's pool signing, V8's helpers)`,
+  );
+  for (const line of (await run.statements?.report(emails)) ?? []) say(line);
   const rows = await checkRows(setup, ids);
   const report = await sink.report();
   const { check, byId } = checkArrivals(

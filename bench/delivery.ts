@@ -7,7 +7,8 @@
  *       the real worker (`startWorker`, `createTransport` relay mode, `createSigner`) — delivered emails/s from
  *       the first accept to the sink's last receipt;
  *   (c) accept-to-handover latency p50/p99 at a fixed offered rate (200 emails/s for 15 s), one accept per
- *       transaction, matched by Message-ID;
+ *       transaction, matched by Message-ID, and broken down by stage (request → commit → job visible → job
+ *       fetched → claimed → signed → 250 → recorded; bench/delivery-stages.ts says where each time comes from);
  * and checks each time that every message reached the sink exactly once with a DKIM-Signature (a sample is
  * verified with mailauth) and, for Mailroom, that every row ended `delivered`. Then it rewrites its section
  * of BENCHMARKS.md.
@@ -25,7 +26,9 @@
  * BENCH_DELIVERY_WARMUP (300), BENCH_DELIVERY_BATCH (100) emails per accept transaction,
  * BENCH_DELIVERY_RATE (200) and BENCH_DELIVERY_SECONDS (15) for the latency phase. MAILROOM_* variables tune
  * the worker as they would `mailroom worker` (MAILROOM_WORKER_CONCURRENCY, 20 by default, is also the
- * baseline's concurrency). BENCH_CPU_PROF=<dir> writes a CPU profile of the worker and the baseline sender;
+ * baseline's concurrency). BENCH_CPU_PROF=<dir> writes a CPU profile of the worker and the baseline sender
+ * (summarise one with bench/cpu-profile-summary.ts); BENCH_PG_STATEMENTS=1 prints Postgres's time per statement
+ * of the Mailroom throughput phase (pg_stat_statements on the embedded server, bench/delivery-statements.ts);
  * BENCH_SERVER_LOGS=1 shows the worker's log.
  */
 import { chmod, mkdtemp, rm } from "node:fs/promises";
@@ -36,9 +39,10 @@ import { createPool, migrate } from "../core/src/db/index.ts";
 import { commandLine, writeBenchmarkSection } from "./benchmarks-file.ts";
 import { runLatency } from "./delivery-latency.ts";
 import { type RunInfo, SECTION_HEADING, sectionBody, verdict } from "./delivery-report.ts";
-import { type DbCpu, type DeliveryRun, type DeliverySettings, setUp } from "./delivery-setup.ts";
+import { ACCEPT_POOL, type DbCpu, type DeliveryRun, type DeliverySettings, setUp } from "./delivery-setup.ts";
 import { measureSigningCeiling } from "./delivery-signing.ts";
 import { startSink } from "./delivery-sink-control.ts";
+import { STATEMENT_SETTINGS, statementMeter } from "./delivery-statements.ts";
 import { runBaseline, runMailroom, startMailroomWorker } from "./delivery-throughput.ts";
 import { type OnCleanup, runBenchmark } from "./lifecycle.ts";
 import { openBenchDatabase } from "./send-support.ts";
@@ -49,6 +53,7 @@ const envNumber = (name: string, fallback: number, min = 1) => {
   return value;
 };
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
+const PG_STATEMENTS = process.env.BENCH_PG_STATEMENTS === "1";
 const SETTINGS: DeliverySettings = Object.freeze({
   emails: envNumber("BENCH_DELIVERY_EMAILS", 4000),
   warmup: envNumber("BENCH_DELIVERY_WARMUP", 300, 0),
@@ -59,8 +64,6 @@ const SETTINGS: DeliverySettings = Object.freeze({
   serverLogs: Boolean(process.env.BENCH_SERVER_LOGS),
 });
 const HARD_LIMIT_MS = 15 * 60_000;
-/** Accepts of the latency phase in flight at once (open loop: they start on schedule regardless). */
-const ACCEPT_POOL = 6;
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -76,11 +79,15 @@ async function main(onCleanup: OnCleanup): Promise<number> {
   await chmod(tmp, 0o755);
   say("› starting Postgres and migrating");
   // Commit timestamps: the latency phase measures from the moment Postgres committed each accept.
-  const db = await openBenchDatabase(tmp, { track_commit_timestamp: "on" });
+  const db = await openBenchDatabase(tmp, {
+    track_commit_timestamp: "on",
+    ...(PG_STATEMENTS ? STATEMENT_SETTINGS : {}),
+  });
   onCleanup(() => db.close());
   await migrate({ url: db.url });
   const pool = createPool({ url: db.url, max: ACCEPT_POOL, applicationName: "bench-delivery" });
   onCleanup(() => pool.end());
+  if (PG_STATEMENTS) run.statements = await statementMeter(pool);
   const dbCpu: DbCpu = { cpuMs: () => db.cpuMs?.() };
   const setup = await setUp(pool, say);
   const sink = await startSink(run);
@@ -92,7 +99,10 @@ async function main(onCleanup: OnCleanup): Promise<number> {
     selector: setup.selector,
     privateKeyPem: setup.privateKeyPem,
   });
-  say(`  one core ${Math.round(signing.oneCore)}/s, all cores ${Math.round(signing.allCores)}/s`);
+  say(
+    `  one core ${Math.round(signing.oneCore)}/s, all cores ${Math.round(signing.allCores)}/s; raw crypto.sign ` +
+      `${Math.round(signing.rawOneCore)}/s, openssl speed ${signing.openssl === undefined ? "n/a" : `${Math.round(signing.openssl)}/s`}`,
+  );
   const baseline = await runBaseline(run, setup, sink, concurrency, dbCpu);
   const worker = await startMailroomWorker(run, setup, sink, db.url);
   const mailroom = await runMailroom(run, setup, sink, worker.child, dbCpu);
@@ -106,6 +116,7 @@ async function main(onCleanup: OnCleanup): Promise<number> {
     "BENCH_DELIVERY_RATE",
     "BENCH_DELIVERY_SECONDS",
     "BENCH_CPU_PROF",
+    "BENCH_PG_STATEMENTS",
     "MAILROOM_LOG_LEVEL",
     "MAILROOM_WORKER_CONCURRENCY",
     "MAILROOM_DATABASE_POOL_SIZE",

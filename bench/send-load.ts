@@ -34,7 +34,7 @@ function collectIds(kind: ScenarioKind, body: string, ids: string[]): string | u
     messageId?: string;
     data?: { status?: string; messageId?: string }[];
   };
-  if (kind === "baseline") {
+  if (kind === "baseline" || kind === "durable") {
     if (parsed.id === undefined) return body;
     ids.push(String(parsed.id));
     return undefined;

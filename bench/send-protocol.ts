@@ -3,7 +3,7 @@
  * generator sends. Shared by bench/send.ts (orchestrator), send-server.ts and send-load.ts.
  */
 
-export type ScenarioKind = "baseline" | "send" | "batch";
+export type ScenarioKind = "baseline" | "durable" | "send" | "batch";
 
 export const BATCH_SIZE = 100;
 
@@ -11,7 +11,7 @@ export const BATCH_SIZE = 100;
 export const emailsPerRequest = (kind: ScenarioKind): number => (kind === "batch" ? BATCH_SIZE : 1);
 
 export interface ServerJob {
-  mode: "baseline" | "api";
+  mode: "baseline" | "durable" | "api";
   databaseUrl: string;
   certFile: string;
   keyFile: string;
@@ -21,6 +21,8 @@ export interface PhaseStats {
   seconds: number;
   rssPeakMb: number;
   rssMeanMb: number;
+  /** The kernel's high-water mark of the process's RSS (VmHWM in /proc/self/status): it misses no spike. */
+  rssHwmMb: number;
   /** CPU time of the server process over the phase, user + system. */
   cpuMs: number;
 }
@@ -54,7 +56,7 @@ export interface LoadReport {
   errors: number;
   timeouts: number;
   latency: { p50: number; p99: number; mean: number; max: number };
-  /** The row id (baseline) or messageId of every email a 2xx answer reported. */
+  /** The row id (baselines) or messageId of every email a 2xx answer reported. */
   ids: string[];
   /** First few answers that did not look as expected (a 2xx with a status other than queued, …). */
   anomalies: string[];

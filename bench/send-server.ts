@@ -1,13 +1,17 @@
 /**
  * The server under test of bench/send.ts, forked as its own process so that its RSS and CPU are the server's
- * alone (not the orchestrator's, nor the load generator's). Two modes:
+ * alone (not the orchestrator's, nor the load generator's). Three modes:
  *   - `api`: the real Mailroom API (startApiServer: first-byte gate, TLS, auth, validation, group commit),
  *     configured as `mailroom` would be from the environment, with the production log level;
  *   - `baseline`: a bare Fastify route over node:https with the same kind of certificate, one INSERT per
- *     request into a simple table, no auth, no validation, no logging.
- * Samples its own RSS every 100 ms between `phase-start` and `phase-end`. Mailroom's modules are imported only
- * in `api` mode, so that the baseline's RSS is that of a bare Fastify process.
+ *     request into a simple table, no auth, no validation, no logging;
+ *   - `durable`: what a team would write with the same stack to make each email durable with its job: the
+ *     same Fastify route, one transaction per request holding the INSERT and `graphile_worker.add_job`.
+ * Samples its own RSS every 100 ms between `phase-start` and `phase-end` and reads the kernel's high-water
+ * mark from /proc. Mailroom's modules are imported only in `api` mode, so that the baselines' RSS is that of a
+ * bare Fastify process.
  */
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import Fastify from "fastify";
 import pg from "pg";
@@ -74,17 +78,48 @@ async function startApi(job: ServerJob, tls: { cert: Buffer; key: Buffer }): Pro
   };
 }
 
-async function startBaseline(job: ServerJob, tls: { cert: Buffer; key: Buffer }): Promise<Running> {
+type BaselineBody = { to: string; subject: string; text: string };
+
+/** A naive durable send: the row and its job in one transaction, one statement each, as the docs show it. */
+async function insertWithJob(pool: pg.Pool, body: BaselineBody): Promise<string | undefined> {
+  const client = await pool.connect();
+  try {
+    await client.query("begin");
+    const { rows } = await client.query<{ id: string }>(
+      "insert into bench_durable (recipient, subject, body) values ($1, $2, $3) returning id",
+      [body.to, body.subject, body.text],
+    );
+    const id = rows[0]?.id;
+    await client.query(
+      "select graphile_worker.add_job('bench_deliver', json_build_object('id', $1::bigint))",
+      [id],
+    );
+    await client.query("commit");
+    return id;
+  } catch (error) {
+    await client.query("rollback").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+async function startBaseline(
+  job: ServerJob,
+  tls: { cert: Buffer; key: Buffer },
+  durable: boolean,
+): Promise<Running> {
   // Same pool size as the API gets, so neither side wins by holding more Postgres connections.
   const poolSize = loadConfig(process.env).database.poolSize;
   const pool = new pg.Pool({
     connectionString: job.databaseUrl,
     max: poolSize,
-    application_name: "bench-baseline",
+    application_name: durable ? "bench-durable" : "bench-baseline",
   });
   const app = Fastify({ logger: false, https: { cert: tls.cert, key: tls.key, minVersion: "TLSv1.2" } });
-  app.post("/baseline", async (request) => {
-    const body = request.body as { to: string; subject: string; text: string };
+  app.post(durable ? "/durable" : "/baseline", async (request) => {
+    const body = request.body as BaselineBody;
+    if (durable) return { id: await insertWithJob(pool, body) };
     const { rows } = await pool.query<{ id: string }>(
       "insert into bench_baseline (recipient, subject, body) values ($1, $2, $3) returning id",
       [body.to, body.subject, body.text],
@@ -102,6 +137,16 @@ async function startBaseline(job: ServerJob, tls: { cert: Buffer; key: Buffer })
       await pool.end();
     },
   };
+}
+
+/** The kernel's peak RSS of this process so far, in bytes (0 where /proc is not there). */
+function rssHighWaterMark(): number {
+  try {
+    const kb = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync("/proc/self/status", "utf8"))?.[1];
+    return kb ? Number(kb) * 1024 : 0;
+  } catch {
+    return 0;
+  }
 }
 
 function startSampler() {
@@ -134,6 +179,7 @@ function startSampler() {
         seconds: (performance.now() - startedAt) / 1000,
         rssPeakMb: peak / MB,
         rssMeanMb: sum / count / MB,
+        rssHwmMb: rssHighWaterMark() / MB,
         cpuMs: (cpu.user + cpu.system) / 1000,
       };
     },
@@ -142,7 +188,8 @@ function startSampler() {
 
 async function main(job: ServerJob): Promise<void> {
   const tls = { cert: await readFile(job.certFile), key: await readFile(job.keyFile) };
-  const running = job.mode === "api" ? await startApi(job, tls) : await startBaseline(job, tls);
+  const running =
+    job.mode === "api" ? await startApi(job, tls) : await startBaseline(job, tls, job.mode === "durable");
   const sampler = startSampler();
   // Without the orchestrator nobody would stop this server: exit with it.
   process.on("disconnect", () => process.exit(1));

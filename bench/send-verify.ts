@@ -67,13 +67,22 @@ export interface Scenario {
 export function rowQueries(pool: Pool, scenario: Scenario) {
   const n = async (sql: string, params: unknown[]) =>
     (await pool.query<{ n: number }>(sql, params)).rows[0]?.n ?? 0;
-  if (scenario.kind === "baseline") {
+  if (scenario.kind === "baseline" || scenario.kind === "durable") {
+    const table = scenario.kind === "baseline" ? "bench_baseline" : "bench_durable";
     return {
-      count: () => n("select count(*)::int as n from bench_baseline", []),
+      count: () => n(`select count(*)::int as n from ${table}`, []),
+      // The durable baseline's rows count only with their job (graphile-worker's job table; no worker runs).
       found: (ids: string[]) =>
-        n("select count(*)::int as n from bench_baseline b join unnest($1::bigint[]) as u(id) using (id)", [
-          ids,
-        ]),
+        n(
+          `select count(*)::int as n from ${table} b join unnest($1::bigint[]) as u(id) using (id)${
+            scenario.kind === "durable"
+              ? ` join (select (j.payload->>'id')::bigint as id from graphile_worker._private_jobs j
+                        join graphile_worker._private_tasks t on t.id = j.task_id
+                        where t.identifier = 'bench_deliver') j using (id)`
+              : ""
+          }`,
+          [ids],
+        ),
     };
   }
   return {

@@ -93,3 +93,34 @@ describe("no key in any log", () => {
     expect(workerLogs.lines.some((l) => l.includes("webhook delivery"))).toBe(true);
   });
 });
+
+describe("a successful delivery", () => {
+  it("logs graphile-worker's per-job success line at debug, not info (issue 21: it cost worker CPU)", async () => {
+    const { fullKey: key } = await createKey(db.pool, {
+      account: "quiet",
+      scopes: ["send"],
+      expires: "never",
+    });
+    const sent = await api.request("POST", "/v1/send", {
+      key,
+      body: { from: "a@acme.test", to: "quiet@example.test", subject: "s", text: "t" },
+    });
+    expect(sent.status, sent.text).toBe(200);
+    const logs = captureLogs();
+    const before = sink.messages.length;
+    const worker = await startWorkerStack(db, sink.url, LOOPBACK, { logger: logs.logger });
+    try {
+      await sink.waitFor(before + 1);
+      const done = () => logs.lines.filter((l) => l.includes("(deliver,") && l.includes("with success"));
+      await until(
+        async () => done().length,
+        (n) => n > 0,
+        20_000,
+      );
+      // pino levels: 20 debug, 30 info.
+      expect(done().map((l) => (JSON.parse(l) as { level: number }).level)).toEqual([20]);
+    } finally {
+      await worker.stop();
+    }
+  });
+});

@@ -218,12 +218,17 @@ export async function startLane(
   };
 }
 
+/**
+ * graphile-worker's log lines in ours. Its "Completed task … with success" line, one per job with the whole
+ * job row attached, goes to debug: at info it was the worker's only line per delivery and a measurable share
+ * of its CPU (issue 21's profile); outcomes are in the timeline and the metrics. Failures keep their level.
+ */
 function graphileLogger(logger: PinoLogger): Logger {
   return new Logger((scope) => (level, message, meta) => {
     const fields = { scope, ...(meta ?? {}) };
     if (level === "error") logger.error(fields, message);
     else if (level === "warning") logger.warn(fields, message);
-    else if (level === "info") logger.info(fields, message);
+    else if (level === "info" && meta?.success !== true) logger.info(fields, message);
     else logger.debug(fields, message);
   });
 }
