@@ -119,8 +119,11 @@ async function main(onCleanup: OnCleanup): Promise<number> {
     });
     const mailroom = await runMailroom(run, setup, sink, worker.child, dbCpu);
     mailroom.label = `Mailroom (round ${round})`;
-    if (!postfix.check.ok || !mailroom.check.ok)
-      throw new Error("a side lost, duplicated or left unsigned a message");
+    // Mailroom losing, duplicating or leaving a message unsigned fails the bench. Postfix's own at-least-once
+    // retries (a sink reply it timed out on, under load, delivered again a round later) are its behaviour,
+    // not the bench's fault: they are shown in its row's check cell (✗) and the run goes on.
+    if (!mailroom.check.ok) throw new Error("Mailroom lost, duplicated or left unsigned a message");
+    if (!postfix.check.ok) say(`  Postfix's round ${round} is flagged: ${checkCell(postfix.check)}`);
     rows.push(row(postfix, postfix.peerCpuMs));
     rows.push(row(mailroom, mailroom.senderCpuMs + (mailroom.postgresCpuMs ?? 0)));
     ratios.push(perSecond(mailroom) / perSecond(postfix));
