@@ -18,20 +18,21 @@ CREATE TYPE public.mailroom_webhook_claim AS (
 	event_type text,
 	event_created_at timestamp with time zone,
 	event_data jsonb,
-	secrets text[]
+	secrets text[],
+	event_trace jsonb,
+	endpoint_failing_since timestamp with time zone
 );
 
 --
--- Name: mailroom_append_email_events(uuid[], uuid[], text, jsonb); Type: FUNCTION; Schema: public; Owner: -
+-- Name: mailroom_append_email_events(uuid[], uuid[], text, jsonb, jsonb); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.mailroom_append_email_events(p_email_ids uuid[], p_event_ids uuid[], p_state text, p_detail jsonb) RETURNS void
+CREATE FUNCTION public.mailroom_append_email_events(p_email_ids uuid[], p_event_ids uuid[], p_state text, p_detail jsonb, p_trace jsonb) RETURNS void
     LANGUAGE plpgsql
     SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 declare
   v_type text := 'email.' || p_state;
-  v_written uuid[];
 begin
   insert into email_events (email_id, type, detail) select unnest(p_email_ids), p_state, p_detail;
   -- `sending` and `rescheduled` are internal steps, and `delayed` (a late soft bounce) is news for the
@@ -45,22 +46,14 @@ begin
                  and mailroom_endpoint_subscribed(e.account, v_type)) then
     return;
   end if;
-  with written as (
-    insert into webhook_events (id, account, type, stream, data)
-    select u.event_id, e.account, v_type, 'email:' || e.id,
-           mailroom_email_event_data(e.id, e.from_header, e.to_addresses, e.subject, e.tags, e.category)
-             || p_detail
-    from unnest(p_email_ids, p_event_ids) with ordinality as u(email_id, event_id, n)
-    join emails e on e.id = u.email_id
-    where mailroom_endpoint_subscribed(e.account, v_type)
-    order by u.n
-    returning id
-  )
-  select array_agg(id) into v_written from written;
-  if v_written is not null then
-    perform graphile_worker.add_job('webhook_fanout', json_build_object('eventIds', v_written),
-                                    max_attempts => 25);
-  end if;
+  perform mailroom_emit_webhook_events(
+    array_agg(u.event_id order by u.n), array_agg(e.account order by u.n), array_agg(v_type order by u.n),
+    array_agg('email:' || e.id order by u.n),
+    array_agg(mailroom_email_event_data(e.id, e.from_header, e.to_addresses, e.subject, e.tags, e.category)
+                || p_detail order by u.n),
+    array_agg(p_trace order by u.n))
+  from unnest(p_email_ids, p_event_ids) with ordinality as u(email_id, event_id, n)
+  join emails e on e.id = u.email_id;
 end
 $$;
 
@@ -108,7 +101,7 @@ CREATE TABLE public.emails (
 CREATE FUNCTION public.mailroom_claim_email(p_email_id uuid, p_now timestamp with time zone, p_event_id uuid) RETURNS TABLE(outcome text, reason text, has_attachments boolean, email public.emails)
     LANGUAGE plpgsql
     SET plan_cache_mode TO 'force_generic_plan'
-    AS $_$
+    AS $$
 declare
   v_key api_keys;
   v_email emails;
@@ -142,17 +135,9 @@ begin
   if v_key.revoked_at is not null or v_key.expires_at <= p_now then
     v_reason := case when v_key.revoked_at is not null then 'api_key_revoked' else 'api_key_expired' end;
   else
-    -- Recipients still to be served (all of them on a first attempt), bare and lower-cased, first-seen order.
-    select coalesce(array_agg(r order by first_seen), '{}') into v_wanted from (
-      select r, min(n) as first_seen
-      from unnest(coalesce(v_email.pending_recipients,
-                           array(select lower(coalesce(substring(a from '<([^<>]+)>$'), a))
-                                 from unnest(v_email.to_addresses || v_email.cc_addresses
-                                             || v_email.bcc_addresses) with ordinality as x(a, i)
-                                 order by i)))
-        with ordinality as t(r, n)
-      group by r
-    ) d;
+    -- Recipients still to be served: all of them on a first attempt, as accept decided them (bare,
+    -- lower-cased, each once, in header order).
+    v_wanted := coalesce(v_email.pending_recipients, '{}');
     select coalesce(array_agg(s.address), '{}'),
            coalesce(jsonb_agg(jsonb_build_object('address', s.address, 'reason', s.reason, 'since', s.created_at)),
                     '[]')
@@ -170,7 +155,7 @@ begin
     perform mailroom_append_email_events(array[p_email_id], array[p_event_id], 'failed',
       jsonb_build_object('reason', v_reason)
         || case when v_reason = 'suppressed' then jsonb_build_object('suppressions', v_suppressions)
-                else '{}'::jsonb end);
+                else '{}'::jsonb end, null);
     return query select 'failed', v_reason, false, null::emails;
     return;
   end if;
@@ -181,11 +166,11 @@ begin
     jsonb_build_object('attempt', v_email.attempts)
       || case when cardinality(v_suppressed) > 0
               then jsonb_build_object('suppressed', v_suppressed, 'suppressions', v_suppressions)
-              else '{}'::jsonb end);
+              else '{}'::jsonb end, null);
   return query select 'send', null::text,
     exists (select 1 from email_attachments a where a.email_id = p_email_id), v_email;
 end
-$_$;
+$$;
 
 --
 -- Name: mailroom_claim_emails(uuid[], timestamp with time zone[], uuid[]); Type: FUNCTION; Schema: public; Owner: -
@@ -216,10 +201,10 @@ CREATE FUNCTION public.mailroom_email_event_data(p_id uuid, p_from text, p_to te
 $$;
 
 --
--- Name: mailroom_emit_webhook_events(uuid[], text[], text[], text[], jsonb[]); Type: FUNCTION; Schema: public; Owner: -
+-- Name: mailroom_emit_webhook_events(uuid[], text[], text[], text[], jsonb[], jsonb[]); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.mailroom_emit_webhook_events(p_ids uuid[], p_accounts text[], p_types text[], p_streams text[], p_data jsonb[]) RETURNS uuid[]
+CREATE FUNCTION public.mailroom_emit_webhook_events(p_ids uuid[], p_accounts text[], p_types text[], p_streams text[], p_data jsonb[], p_traces jsonb[]) RETURNS uuid[]
     LANGUAGE plpgsql
     AS $$
 declare
@@ -227,19 +212,16 @@ declare
 begin
   -- `with ordinality` keeps the caller's order in the identity column, which orders deliveries per stream.
   with written as (
-    insert into webhook_events (id, account, type, stream, data)
-    select u.id, u.a, u.t, u.s, u.d
-    from unnest(p_ids, p_accounts, p_types, p_streams, p_data) with ordinality as u(id, a, t, s, d, n)
+    insert into webhook_events (id, account, type, stream, data, trace)
+    select u.id, u.a, u.t, u.s, u.d, u.tr
+    from unnest(p_ids, p_accounts, p_types, p_streams, p_data, p_traces) with ordinality as u(id, a, t, s, d, tr, n)
     where mailroom_endpoint_subscribed(u.a, u.t)
     order by u.n
     returning id
   )
   select array_agg(u.id order by u.n) into v_written
   from unnest(p_ids) with ordinality as u(id, n) where u.id in (select id from written);
-  if v_written is not null then
-    perform graphile_worker.add_job('webhook_fanout', json_build_object('eventIds', v_written),
-                                    max_attempts => 25);
-  end if;
+  perform mailroom_enqueue_webhook_fanout(v_written);
   return coalesce(v_written, '{}');
 end
 $$;
@@ -256,10 +238,85 @@ CREATE FUNCTION public.mailroom_endpoint_subscribed(p_account text, p_type text)
 $$;
 
 --
--- Name: mailroom_record_attempt(uuid, text, text, text, jsonb, text[], text[], text[], timestamp with time zone, uuid, jsonb); Type: FUNCTION; Schema: public; Owner: -
+-- Name: mailroom_enqueue_deliver(uuid[], timestamp with time zone[], jsonb[], boolean[]); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.mailroom_record_attempt(p_email_id uuid, p_status text, p_reason text, p_response text, p_results jsonb, p_pending text[], p_bounced text[], p_bounced_detail text[], p_retry_at timestamp with time zone, p_event_id uuid, p_detail jsonb) RETURNS void
+CREATE FUNCTION public.mailroom_enqueue_deliver(p_email_ids uuid[], p_run_at timestamp with time zone[], p_traces jsonb[], p_keyed boolean[]) RETURNS void
+    LANGUAGE plpgsql
+    SET plan_cache_mode TO 'force_generic_plan'
+    AS $$
+begin
+  if cardinality(p_email_ids) > 0 then
+    perform graphile_worker.add_jobs(array(
+      select row('deliver',
+                 case when u.trace is null then json_build_object('emailId', u.id)
+                      else json_build_object('emailId', u.id, 'trace', u.trace) end,
+                 null, u.run_at, null, case when u.keyed then 'deliver:' || u.id end, null, null
+                )::graphile_worker.job_spec
+      from unnest(p_email_ids, p_run_at, p_traces, p_keyed) with ordinality as u(id, run_at, trace, keyed, n)
+      order by u.n
+    ));
+  end if;
+end
+$$;
+
+--
+-- Name: mailroom_enqueue_process_report(uuid); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_enqueue_process_report(p_report_id uuid) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+begin
+  perform graphile_worker.add_job('process_report', json_build_object('reportId', p_report_id),
+                                  max_attempts => 10);
+end
+$$;
+
+--
+-- Name: mailroom_enqueue_webhook_deliver(uuid[], jsonb[], timestamp with time zone[], text[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_enqueue_webhook_deliver(p_endpoint_ids uuid[], p_streams jsonb[], p_run_at timestamp with time zone[], p_wake text[]) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+begin
+  if cardinality(p_endpoint_ids) > 0 then
+    perform graphile_worker.add_jobs(array(
+      select j.spec from (
+        select distinct on (coalesce(k, n::text))
+               row('webhook_deliver', json_build_object('endpointId', e, 'streams', s), null, at, 25, k, null,
+                   null)::graphile_worker.job_spec as spec, n
+        from (select u.e, u.s, u.at, u.n,
+                     u.w || ':' || u.e || ':' || (u.s->>0) as k
+              from unnest(p_endpoint_ids, p_streams, p_run_at, p_wake) with ordinality as u(e, s, at, w, n)) x
+        order by coalesce(k, n::text), at desc nulls last
+      ) j order by j.n
+    ));
+  end if;
+end
+$$;
+
+--
+-- Name: mailroom_enqueue_webhook_fanout(uuid[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_enqueue_webhook_fanout(p_event_ids uuid[]) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+begin
+  if cardinality(p_event_ids) > 0 then
+    perform graphile_worker.add_job('webhook_fanout', json_build_object('eventIds', p_event_ids),
+                                    max_attempts => 25);
+  end if;
+end
+$$;
+
+--
+-- Name: mailroom_record_attempt(uuid, text, text, text, jsonb, text[], text[], text[], timestamp with time zone, uuid, jsonb, jsonb); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_record_attempt(p_email_id uuid, p_status text, p_reason text, p_response text, p_results jsonb, p_pending text[], p_bounced text[], p_bounced_detail text[], p_retry_at timestamp with time zone, p_event_id uuid, p_detail jsonb, p_trace jsonb) RETURNS void
     LANGUAGE plpgsql
     SET plan_cache_mode TO 'force_generic_plan'
     AS $$
@@ -273,10 +330,9 @@ begin
                     recipient_results = p_results, pending_recipients = p_pending, updated_at = now()
   where id = p_email_id;
   if p_status = 'deferred' then
-    perform graphile_worker.add_job('deliver', json_build_object('emailId', p_email_id), run_at := p_retry_at,
-                                    job_key := 'deliver:' || p_email_id, job_key_mode := 'replace');
+    perform mailroom_enqueue_deliver(array[p_email_id], array[p_retry_at], array[p_trace], array[true]);
   end if;
-  perform mailroom_append_email_events(array[p_email_id], array[p_event_id], p_status, p_detail);
+  perform mailroom_append_email_events(array[p_email_id], array[p_event_id], p_status, p_detail, p_trace);
 end
 $$;
 
@@ -296,7 +352,7 @@ begin
       array(select jsonb_array_elements_text(a->'pending')),
       array(select jsonb_array_elements_text(a->'bounced')),
       array(select jsonb_array_elements_text(a->'bouncedDetail')),
-      (a->>'retryAt')::timestamptz, (a->>'eventId')::uuid, a->'detail');
+      (a->>'retryAt')::timestamptz, (a->>'eventId')::uuid, a->'detail', a->'trace');
   end loop;
 end
 $$;
@@ -322,7 +378,7 @@ CREATE FUNCTION public.mailroom_webhook_claim_heads(p_endpoint_ids uuid[], p_str
 declare
   r mailroom_webhook_claim;
   v_disabled uuid[];
-  v_wake_keys text[] := '{}';
+  v_wake_prefixes text[] := '{}';
   v_wake_endpoints uuid[] := '{}';
   v_wake_streams text[] := '{}';
   v_wake_at timestamptz[] := '{}';
@@ -340,7 +396,7 @@ begin
       select w.endpoint_id, w.stream, w.n
       from unnest(p_endpoint_ids, p_streams) with ordinality as w(endpoint_id, stream, n)
     ), endpoint as (
-      select p.id, p.url, p.enabled,
+      select p.id, p.url, p.enabled, p.failing_since,
              array(select s.secret from webhook_secrets s
                    where s.endpoint_id = p.id and (s.expires_at is null or s.expires_at > p_now)
                    order by s.id desc) as secrets
@@ -389,7 +445,7 @@ begin
                 when c.id is null and h.blocked then greatest(h.next_attempt_at, p_now + interval '1 second')
                 else h.next_attempt_at end,
            e.url, v.type, v.created_at,
-           v.data, e.secrets
+           v.data, e.secrets, v.trace, e.failing_since
     from wanted w
     left join head h on h.n = w.n
     left join endpoint e on e.id = w.endpoint_id
@@ -403,8 +459,7 @@ begin
     -- or continues it; if the holder's job failed after its claim (a database blip, a crash), nothing else
     -- would pick the stream up before its next event.
     if r.outcome = 'wait' or (r.outcome = 'busy' and r.next_attempt_at > p_now) then
-      v_wake_keys := v_wake_keys || (case when r.outcome = 'wait' then 'webhook:' else 'webhook-lease:' end
-                                     || p_endpoint_ids[r.n] || ':' || p_streams[r.n]);
+      v_wake_prefixes := v_wake_prefixes || case when r.outcome = 'wait' then 'webhook' else 'webhook-lease' end;
       v_wake_endpoints := v_wake_endpoints || p_endpoint_ids[r.n];
       v_wake_streams := v_wake_streams || p_streams[r.n];
       v_wake_at := v_wake_at || r.next_attempt_at;
@@ -413,15 +468,8 @@ begin
   end loop;
 
   -- The wake-ups, in the same transaction.
-  if cardinality(v_wake_keys) > 0 then
-    perform graphile_worker.add_jobs(array(
-      select distinct on (k)
-             row('webhook_deliver', json_build_object('endpointId', e, 'streams', json_build_array(s)), null,
-                 at, 25, k, null, null)::graphile_worker.job_spec
-      from unnest(v_wake_keys, v_wake_endpoints, v_wake_streams, v_wake_at) as u(k, e, s, at)
-      order by k, at desc
-    ));
-  end if;
+  perform mailroom_enqueue_webhook_deliver(v_wake_endpoints, array(select jsonb_build_array(s) from
+    unnest(v_wake_streams) with ordinality as u(s, n) order by n), v_wake_at, v_wake_prefixes);
 end
 $$;
 
@@ -434,7 +482,8 @@ CREATE FUNCTION public.mailroom_webhook_fan_out(p_event_ids uuid[]) RETURNS inte
     AS $$
 declare
   v_created integer;
-  v_jobs graphile_worker.job_spec[];
+  v_endpoints uuid[];
+  v_streams jsonb[];
 begin
   update webhook_events set fanned_out_at = now() where id = any(p_event_ids) and fanned_out_at is null;
   with created as (
@@ -454,15 +503,41 @@ begin
     from created group by endpoint_id, stream
   )
   select (select count(*) from created),
-         array(select row('webhook_deliver',
-                          json_build_object('endpointId', endpoint_id, 'streams', json_agg(stream order by first_seq)),
-                          null, null, 25, null, null, null)::graphile_worker.job_spec
-               from streams group by endpoint_id, chunk)
-  into v_created, v_jobs;
-  if cardinality(v_jobs) > 0 then
-    perform graphile_worker.add_jobs(v_jobs);
-  end if;
+         array(select endpoint_id from streams group by endpoint_id, chunk order by endpoint_id, chunk),
+         array(select jsonb_agg(stream order by first_seq) from streams group by endpoint_id, chunk
+               order by endpoint_id, chunk)
+  into v_created, v_endpoints, v_streams;
+  perform mailroom_enqueue_webhook_deliver(v_endpoints, v_streams, array_fill(null::timestamptz,
+    array[cardinality(v_endpoints)]), array_fill(null::text, array[cardinality(v_endpoints)]));
   return v_created;
+end
+$$;
+
+--
+-- Name: mailroom_webhook_record_failure(uuid, uuid, text, integer, timestamp with time zone, integer, integer, text, text, timestamp with time zone, integer); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_webhook_record_failure(p_delivery_id uuid, p_endpoint_id uuid, p_stream text, p_attempt integer, p_at timestamp with time zone, p_duration_ms integer, p_status_code integer, p_excerpt text, p_error text, p_next_attempt_at timestamp with time zone, p_step integer) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+begin
+  -- Endpoint before delivery: the locking order of mailroom_webhook_record_successes.
+  update webhook_endpoints set failing_since = coalesce(failing_since, p_at) where id = p_endpoint_id;
+  insert into webhook_attempts
+    (delivery_id, endpoint_id, attempt, at, duration_ms, status_code, response_excerpt, error, next_attempt_at)
+  values (p_delivery_id, p_endpoint_id, p_attempt, p_at, p_duration_ms, p_status_code, p_excerpt, p_error,
+          p_next_attempt_at);
+  update webhook_deliveries
+  set state = case when p_next_attempt_at is null then 'failed' else 'pending' end, attempts = attempts + 1,
+      schedule_step = p_step, next_attempt_at = coalesce(p_next_attempt_at, next_attempt_at), lease_until = null,
+      last_status_code = p_status_code, last_error = coalesce(p_error, 'HTTP ' || p_status_code),
+      updated_at = now()
+  where id = p_delivery_id;
+  -- The wake-up commits with the attempt's record: a crash here cannot strand a pending delivery.
+  if p_next_attempt_at is not null then
+    perform mailroom_enqueue_webhook_deliver(array[p_endpoint_id], array[jsonb_build_array(p_stream)],
+                                             array[p_next_attempt_at], array['webhook']);
+  end if;
 end
 $$;
 
@@ -833,6 +908,7 @@ CREATE TABLE public.webhook_events (
     created_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
     data jsonb NOT NULL,
     fanned_out_at timestamp with time zone,
+    trace jsonb,
     CONSTRAINT webhook_events_type_check CHECK ((type ~ '^[a-z]+\.[a-z_]+$'::text))
 );
 

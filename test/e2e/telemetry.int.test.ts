@@ -13,6 +13,7 @@ import { createTestDatabase, type TestDatabase } from "../support/db.ts";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
 import { type ApiStack, captureLogs, startApiStack, startWorkerStack } from "../support/stack.ts";
 import { until } from "../support/wait.ts";
+import { startWebhookReceiver } from "../support/webhook-receiver.ts";
 
 const LOOPBACK = { MAILROOM_WEBHOOK_ALLOWED_CIDRS: "127.0.0.0/8" };
 const exporter = new InMemorySpanExporter();
@@ -177,6 +178,61 @@ describe("telemetry", () => {
       expect((await fetch(`${base}/readyz`)).status).toBe(503);
     } finally {
       await internal.close();
+    }
+  });
+
+  it("continues an email's trace in its webhook POSTs: email.queued under accept, email.delivered under deliver", async () => {
+    const { fullKey } = await createKey(db.pool, {
+      account: "traced-hooks",
+      scopes: ["send", "webhooks"],
+      expires: "never",
+    });
+    const receiver = await startWebhookReceiver();
+    const hook = await api.request("POST", "/v1/webhooks", {
+      key: fullKey,
+      body: { url: `${receiver.origin}/hook`, events: ["email.queued", "email.delivered"] },
+    });
+    expect(hook.status, hook.text).toBe(201);
+    receiver.setSecrets(String(hook.json.secret));
+    const traceId = "0af7651916cd43dd8448eb211c80319c";
+    const res = await api.request("POST", "/v1/send", {
+      key: fullKey,
+      headers: { traceparent: `00-${traceId}-b7ad6b7169203331-01` },
+      body: { from: "a@acme.test", to: "hooked@example.test", subject: "hooked", text: "t" },
+    });
+    expect(res.status).toBe(200);
+    const worker = await startWorkerStack(db, sink.url, LOOPBACK, { logger: workerLogs.logger });
+    const posts = () =>
+      exporter
+        .getFinishedSpans()
+        .filter((s) => s.name === "webhook POST" && s.spanContext().traceId === traceId);
+    try {
+      await receiver.waitFor(2, 30_000);
+      await until(
+        async () => posts().length,
+        (n) => n >= 2,
+        10_000,
+      );
+    } finally {
+      await worker.stop();
+      await receiver.close();
+    }
+    expect(receiver.received.map((r) => r.payload?.type)).toEqual(["email.queued", "email.delivered"]);
+
+    const spans = exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId);
+    const accept = spans.find((s) => s.name === "accept");
+    const deliver = spans.find((s) => s.name === "deliver");
+    const postOf = (type: string) =>
+      posts().find((s) => s.attributes["mailroom.webhook_event_type"] === type);
+    expect(accept && deliver).toBeTruthy();
+    expect(parentOf(postOf("email.queued"))).toBe(accept?.spanContext().spanId);
+    expect(parentOf(postOf("email.delivered"))).toBe(deliver?.spanContext().spanId);
+    expect(postOf("email.delivered")?.attributes["http.response.status_code"]).toBe(204);
+    // Each POST links to the attempt span of the job that sent it (the job serves many emails' traces).
+    const attempts = exporter.getFinishedSpans().filter((s) => s.name === "webhook attempt");
+    for (const post of posts()) {
+      const linked = post.links.map((l) => l.context.spanId);
+      expect(attempts.some((a) => linked.includes(a.spanContext().spanId))).toBe(true);
     }
   });
 });

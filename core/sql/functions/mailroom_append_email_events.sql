@@ -1,13 +1,14 @@
--- Appends one timeline event per email and, for the states that are webhook events, writes the matching
--- `email.<state>` outbox events (ids given, in order) with one fan-out job, in the caller's transaction.
+-- Appends one timeline event per email and, for the states that are webhook events, has the matching
+-- `email.<state>` outbox events written (ids given, in order; mailroom_emit_webhook_events, with the trace
+-- context of the change), in the caller's transaction.
+drop function if exists mailroom_append_email_events(uuid[], uuid[], text, jsonb);
 create or replace function mailroom_append_email_events(
-  p_email_ids uuid[], p_event_ids uuid[], p_state text, p_detail jsonb
+  p_email_ids uuid[], p_event_ids uuid[], p_state text, p_detail jsonb, p_trace jsonb
 ) returns void language plpgsql
 -- Generic plans: with array parameters the planner keeps choosing custom plans, i.e. plans every call.
 set plan_cache_mode = force_generic_plan as $$
 declare
   v_type text := 'email.' || p_state;
-  v_written uuid[];
 begin
   insert into email_events (email_id, type, detail) select unnest(p_email_ids), p_state, p_detail;
   -- `sending` and `rescheduled` are internal steps, and `delayed` (a late soft bounce) is news for the
@@ -21,21 +22,13 @@ begin
                  and mailroom_endpoint_subscribed(e.account, v_type)) then
     return;
   end if;
-  with written as (
-    insert into webhook_events (id, account, type, stream, data)
-    select u.event_id, e.account, v_type, 'email:' || e.id,
-           mailroom_email_event_data(e.id, e.from_header, e.to_addresses, e.subject, e.tags, e.category)
-             || p_detail
-    from unnest(p_email_ids, p_event_ids) with ordinality as u(email_id, event_id, n)
-    join emails e on e.id = u.email_id
-    where mailroom_endpoint_subscribed(e.account, v_type)
-    order by u.n
-    returning id
-  )
-  select array_agg(id) into v_written from written;
-  if v_written is not null then
-    perform graphile_worker.add_job('webhook_fanout', json_build_object('eventIds', v_written),
-                                    max_attempts => 25);
-  end if;
+  perform mailroom_emit_webhook_events(
+    array_agg(u.event_id order by u.n), array_agg(e.account order by u.n), array_agg(v_type order by u.n),
+    array_agg('email:' || e.id order by u.n),
+    array_agg(mailroom_email_event_data(e.id, e.from_header, e.to_addresses, e.subject, e.tags, e.category)
+                || p_detail order by u.n),
+    array_agg(p_trace order by u.n))
+  from unnest(p_email_ids, p_event_ids) with ordinality as u(email_id, event_id, n)
+  join emails e on e.id = u.email_id;
 end
 $$;

@@ -40,17 +40,9 @@ begin
   if v_key.revoked_at is not null or v_key.expires_at <= p_now then
     v_reason := case when v_key.revoked_at is not null then 'api_key_revoked' else 'api_key_expired' end;
   else
-    -- Recipients still to be served (all of them on a first attempt), bare and lower-cased, first-seen order.
-    select coalesce(array_agg(r order by first_seen), '{}') into v_wanted from (
-      select r, min(n) as first_seen
-      from unnest(coalesce(v_email.pending_recipients,
-                           array(select lower(coalesce(substring(a from '<([^<>]+)>$'), a))
-                                 from unnest(v_email.to_addresses || v_email.cc_addresses
-                                             || v_email.bcc_addresses) with ordinality as x(a, i)
-                                 order by i)))
-        with ordinality as t(r, n)
-      group by r
-    ) d;
+    -- Recipients still to be served: all of them on a first attempt, as accept decided them (bare,
+    -- lower-cased, each once, in header order).
+    v_wanted := coalesce(v_email.pending_recipients, '{}');
     select coalesce(array_agg(s.address), '{}'),
            coalesce(jsonb_agg(jsonb_build_object('address', s.address, 'reason', s.reason, 'since', s.created_at)),
                     '[]')
@@ -68,7 +60,7 @@ begin
     perform mailroom_append_email_events(array[p_email_id], array[p_event_id], 'failed',
       jsonb_build_object('reason', v_reason)
         || case when v_reason = 'suppressed' then jsonb_build_object('suppressions', v_suppressions)
-                else '{}'::jsonb end);
+                else '{}'::jsonb end, null);
     return query select 'failed', v_reason, false, null::emails;
     return;
   end if;
@@ -79,7 +71,7 @@ begin
     jsonb_build_object('attempt', v_email.attempts)
       || case when cardinality(v_suppressed) > 0
               then jsonb_build_object('suppressed', v_suppressed, 'suppressions', v_suppressions)
-              else '{}'::jsonb end);
+              else '{}'::jsonb end, null);
   return query select 'send', null::text,
     exists (select 1 from email_attachments a where a.email_id = p_email_id), v_email;
 end

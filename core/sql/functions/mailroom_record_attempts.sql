@@ -10,7 +10,7 @@ begin
       array(select jsonb_array_elements_text(a->'pending')),
       array(select jsonb_array_elements_text(a->'bounced')),
       array(select jsonb_array_elements_text(a->'bouncedDetail')),
-      (a->>'retryAt')::timestamptz, (a->>'eventId')::uuid, a->'detail');
+      (a->>'retryAt')::timestamptz, (a->>'eventId')::uuid, a->'detail', a->'trace');
   end loop;
 end
 $$;

@@ -9,7 +9,7 @@ create or replace function mailroom_webhook_claim_heads(
 declare
   r mailroom_webhook_claim;
   v_disabled uuid[];
-  v_wake_keys text[] := '{}';
+  v_wake_prefixes text[] := '{}';
   v_wake_endpoints uuid[] := '{}';
   v_wake_streams text[] := '{}';
   v_wake_at timestamptz[] := '{}';
@@ -27,7 +27,7 @@ begin
       select w.endpoint_id, w.stream, w.n
       from unnest(p_endpoint_ids, p_streams) with ordinality as w(endpoint_id, stream, n)
     ), endpoint as (
-      select p.id, p.url, p.enabled,
+      select p.id, p.url, p.enabled, p.failing_since,
              array(select s.secret from webhook_secrets s
                    where s.endpoint_id = p.id and (s.expires_at is null or s.expires_at > p_now)
                    order by s.id desc) as secrets
@@ -76,7 +76,7 @@ begin
                 when c.id is null and h.blocked then greatest(h.next_attempt_at, p_now + interval '1 second')
                 else h.next_attempt_at end,
            e.url, v.type, v.created_at,
-           v.data, e.secrets
+           v.data, e.secrets, v.trace, e.failing_since
     from wanted w
     left join head h on h.n = w.n
     left join endpoint e on e.id = w.endpoint_id
@@ -90,8 +90,7 @@ begin
     -- or continues it; if the holder's job failed after its claim (a database blip, a crash), nothing else
     -- would pick the stream up before its next event.
     if r.outcome = 'wait' or (r.outcome = 'busy' and r.next_attempt_at > p_now) then
-      v_wake_keys := v_wake_keys || (case when r.outcome = 'wait' then 'webhook:' else 'webhook-lease:' end
-                                     || p_endpoint_ids[r.n] || ':' || p_streams[r.n]);
+      v_wake_prefixes := v_wake_prefixes || case when r.outcome = 'wait' then 'webhook' else 'webhook-lease' end;
       v_wake_endpoints := v_wake_endpoints || p_endpoint_ids[r.n];
       v_wake_streams := v_wake_streams || p_streams[r.n];
       v_wake_at := v_wake_at || r.next_attempt_at;
@@ -100,14 +99,7 @@ begin
   end loop;
 
   -- The wake-ups, in the same transaction.
-  if cardinality(v_wake_keys) > 0 then
-    perform graphile_worker.add_jobs(array(
-      select distinct on (k)
-             row('webhook_deliver', json_build_object('endpointId', e, 'streams', json_build_array(s)), null,
-                 at, 25, k, null, null)::graphile_worker.job_spec
-      from unnest(v_wake_keys, v_wake_endpoints, v_wake_streams, v_wake_at) as u(k, e, s, at)
-      order by k, at desc
-    ));
-  end if;
+  perform mailroom_enqueue_webhook_deliver(v_wake_endpoints, array(select jsonb_build_array(s) from
+    unnest(v_wake_streams) with ordinality as u(s, n) order by n), v_wake_at, v_wake_prefixes);
 end
 $$;

@@ -1,12 +1,13 @@
 -- Turns events into deliveries, one per subscribed enabled endpoint of the event's account, and adds unkeyed
--- `webhook_deliver` jobs covering them: up to 100 streams of one endpoint per job, since one job per stream
+-- `webhook_deliver` jobs covering them (mailroom_enqueue_webhook_deliver): up to 100 streams of one endpoint per job, since one job per stream
 -- would cap throughput at graphile-worker's jobs/s. A stream whose head waits for a retry is left alone by
 -- the job (the head check in mailroom_webhook_claim_heads), so batching never lets a new event overtake an
 -- older one. Repeating it is harmless: a delivery exists once per pair. Returns the deliveries created.
 create or replace function mailroom_webhook_fan_out(p_event_ids uuid[]) returns integer language plpgsql as $$
 declare
   v_created integer;
-  v_jobs graphile_worker.job_spec[];
+  v_endpoints uuid[];
+  v_streams jsonb[];
 begin
   update webhook_events set fanned_out_at = now() where id = any(p_event_ids) and fanned_out_at is null;
   with created as (
@@ -26,14 +27,12 @@ begin
     from created group by endpoint_id, stream
   )
   select (select count(*) from created),
-         array(select row('webhook_deliver',
-                          json_build_object('endpointId', endpoint_id, 'streams', json_agg(stream order by first_seq)),
-                          null, null, 25, null, null, null)::graphile_worker.job_spec
-               from streams group by endpoint_id, chunk)
-  into v_created, v_jobs;
-  if cardinality(v_jobs) > 0 then
-    perform graphile_worker.add_jobs(v_jobs);
-  end if;
+         array(select endpoint_id from streams group by endpoint_id, chunk order by endpoint_id, chunk),
+         array(select jsonb_agg(stream order by first_seq) from streams group by endpoint_id, chunk
+               order by endpoint_id, chunk)
+  into v_created, v_endpoints, v_streams;
+  perform mailroom_enqueue_webhook_deliver(v_endpoints, v_streams, array_fill(null::timestamptz,
+    array[cardinality(v_endpoints)]), array_fill(null::text, array[cardinality(v_endpoints)]));
   return v_created;
 end
 $$;

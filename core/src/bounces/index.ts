@@ -3,7 +3,6 @@ export { processReport, type ReportDeps } from "./process.ts";
 export {
   getReportOutcome,
   type IncomingReport,
-  type ProcessReportPayload,
   purgeReports,
   storeReport,
 } from "./reports.ts";

@@ -1,6 +1,7 @@
 import { newId } from "../db/ids.ts";
 import type { Pool, PoolClient, Queryable } from "../db/pool.ts";
 import { withTransaction } from "../db/pool.ts";
+import { enqueueProcessReport } from "../jobs/index.ts";
 
 /** A report as the SMTP receiver got it, before anything is read from it. */
 export interface IncomingReport {
@@ -17,11 +18,6 @@ export interface StoredReport extends IncomingReport {
   status: "received" | "processed" | "ignored";
 }
 
-/** The graphile-worker payload of the `process_report` task. */
-export interface ProcessReportPayload {
-  reportId: string;
-}
-
 /**
  * Stores a report and its `process_report` job in one transaction: when this resolves the report is durable
  * and will be processed, so the receiver may answer 250. Returns the report's id.
@@ -34,11 +30,7 @@ export async function storeReport(pool: Pool, report: IncomingReport): Promise<s
        values ($1, $2, $3, $4, $5, $6)`,
       [id, report.remoteAddress, report.helo ?? null, report.mailFrom ?? null, report.rcptTo, report.raw],
     );
-    await client.query(
-      `select graphile_worker.add_job('process_report', json_build_object('reportId', $1::uuid),
-                                      max_attempts => 10)`,
-      [id],
-    );
+    await enqueueProcessReport(client, id);
   });
   return id;
 }

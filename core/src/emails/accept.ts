@@ -1,14 +1,15 @@
 import { newId } from "../db/ids.ts";
 import type { Queryable } from "../db/pool.ts";
-import { emailEventDataSql, subscribedSql } from "../webhooks/outbox.ts";
-import type { AcceptItem, AcceptResult, EmailSource } from "./types.ts";
+import type { TraceCarrier } from "../jobs/index.ts";
+import { parseMailbox } from "./address.ts";
+import type { AcceptItem, AcceptResult, EmailDraft, EmailSource } from "./types.ts";
 
 /** An item to accept, with the key that sent it: one transaction may carry several requests' items. */
 export interface AcceptRequest extends AcceptItem {
   account: string;
   apiKeyId: string;
-  /** W3C trace context of the request, carried in the job payload. */
-  trace?: Record<string, string> | undefined;
+  /** W3C trace context of the request, carried in the job payload and the email's first webhook event. */
+  trace?: TraceCarrier | undefined;
   /** The door it came through, shown in the log (default `api`). */
   source?: EmailSource | undefined;
 }
@@ -25,6 +26,17 @@ interface Claim {
   email_id: string;
 }
 
+/**
+ * The envelope recipients, decided here once: bare, lower-cased, each once, in header order. The claim
+ * (mailroom_claim_email) serves them as they are, so no SQL function parses an address header.
+ */
+function envelopeRecipients(draft: Pick<EmailDraft, "to" | "cc" | "bcc">): string[] {
+  const bare = [...draft.to, ...draft.cc, ...draft.bcc].map((a) =>
+    (parseMailbox(a)?.address ?? a).toLowerCase(),
+  );
+  return [...new Set(bare)];
+}
+
 /** The statement's input rows: one per item, `n` its index. Carried as one jsonb parameter. */
 function inputRows(items: readonly AcceptRequest[], ids: readonly string[]): string {
   return JSON.stringify(
@@ -37,6 +49,7 @@ function inputRows(items: readonly AcceptRequest[], ids: readonly string[]): str
       to_addresses: draft.to,
       cc_addresses: draft.cc,
       bcc_addresses: draft.bcc,
+      recipients: envelopeRecipients(draft),
       reply_to: draft.replyTo,
       subject: draft.subject,
       html: draft.html ?? null,
@@ -61,11 +74,11 @@ function inputRows(items: readonly AcceptRequest[], ids: readonly string[]): str
  * one implicit transaction: claim the idempotency keys (sorted, so that two statements claiming overlapping
  * keys cannot deadlock; a concurrent twin's claim waits on the unique index until the first commits and is
  * then skipped), write the email rows of the items that need no claim or won theirs, their first timeline
- * event, their `deliver` jobs, their attachments and — for accounts with a webhook endpoint subscribed —
- * their `email.queued`/`email.scheduled` events with one fan-out job. Returns the ids of the emails written.
- * Only a scheduled email's job has a key (`deliver:<id>`, which cancel and reschedule replace): keys cost
- * graphile-worker an extra pass over the jobs, and a queued email's stray job finds it canceled or
- * rescheduled when it runs and leaves it alone.
+ * event, their `deliver` jobs (mailroom_enqueue_deliver), their attachments and — for accounts with a webhook
+ * endpoint subscribed — their `email.queued`/`email.scheduled` events (mailroom_emit_webhook_events, which
+ * adds the fan-out job). Returns the ids of the emails written. Only a scheduled email's job has a key
+ * (`deliver:<id>`, which cancel and reschedule replace): keys cost graphile-worker an extra pass over the
+ * jobs, and a queued email's stray job finds it canceled or rescheduled when it runs and leaves it alone.
  */
 function acceptSql(withAttachments: boolean, withRaw: boolean): string {
   // Attachments take parameters $3 to $8, raw messages the next two.
@@ -73,9 +86,9 @@ function acceptSql(withAttachments: boolean, withRaw: boolean): string {
   return `with r as (
        select * from jsonb_to_recordset($2::jsonb) as r(id uuid, account text, api_key_id text,
          from_header text, from_address text, to_addresses text[], cc_addresses text[], bcc_addresses text[],
-         reply_to text[], subject text, html text, text text, category text, custom_headers jsonb, tags jsonb,
-         scheduled_at timestamptz, message_id text, source text, trace jsonb, event_id uuid, idem_key text,
-         idem_sha256 text, n int)
+         recipients text[], reply_to text[], subject text, html text, text text, category text,
+         custom_headers jsonb, tags jsonb, scheduled_at timestamptz, message_id text, source text, trace jsonb,
+         event_id uuid, idem_key text, idem_sha256 text, n int)
      ), claimed as (
        insert into idempotency_keys (account, key, body_sha256, email_id)
        select account, idem_key, decode(idem_sha256, 'hex'), id from r where idem_key is not null
@@ -85,37 +98,31 @@ function acceptSql(withAttachments: boolean, withRaw: boolean): string {
      ), e as (
        insert into emails (id, account, api_key_id, status, from_header, from_address, to_addresses,
                            cc_addresses, bcc_addresses, reply_to, subject, html, text, category, custom_headers,
-                           tags, scheduled_at, message_id_header, source)
+                           tags, scheduled_at, message_id_header, source, pending_recipients)
        select id, account, api_key_id, case when scheduled_at is null then 'queued' else 'scheduled' end,
               from_header, from_address, to_addresses, cc_addresses, bcc_addresses, reply_to, subject, html,
               text, category, custom_headers, tags, scheduled_at,
-              coalesce(message_id, '<' || id || '@' || $1 || '>'), source
+              coalesce(message_id, '<' || id || '@' || $1 || '>'), source, recipients
        from r where idem_key is null or id in (select email_id from claimed)
        order by n
        returning id, status
      ), timeline as (
        insert into email_events (email_id, type) select id, status from e
      ), hooks as (
-       insert into webhook_events (id, account, type, stream, data)
-       select r.event_id, r.account, 'email.' || e.status, 'email:' || r.id, ${emailEventDataSql("r")}
+       -- Only subscribed events reach the function: most accounts have no endpoint and pay no call.
+       select mailroom_emit_webhook_events(array_agg(r.event_id order by r.n), array_agg(r.account order by r.n),
+                array_agg('email.' || e.status order by r.n), array_agg('email:' || r.id order by r.n),
+                array_agg(mailroom_email_event_data(r.id, r.from_header, r.to_addresses, r.subject, r.tags,
+                                                    r.category) order by r.n),
+                array_agg(r.trace order by r.n))
        from r join e on e.id = r.id
-       where ${subscribedSql("r.account", "'email.' || e.status")}
-       order by r.n
-       returning id
-     ), fanout as (
-       select graphile_worker.add_job('webhook_fanout', json_build_object('eventIds', json_agg(id)),
-                                      max_attempts => 25)
-       from hooks having count(*) > 0
+       where mailroom_endpoint_subscribed(r.account, 'email.' || e.status)
+       having count(*) > 0
      ), jobs as (
-       select graphile_worker.add_jobs(array(
-         select row('deliver',
-                    case when r.trace is null then json_build_object('emailId', r.id)
-                         else json_build_object('emailId', r.id, 'trace', r.trace) end,
-                    null, r.scheduled_at, null,
-                    case when r.scheduled_at is not null then 'deliver:' || r.id end, null, null
-                   )::graphile_worker.job_spec
-         from r join e on e.id = r.id order by r.n
-       ))
+       select mailroom_enqueue_deliver(array_agg(r.id order by r.n), array_agg(r.scheduled_at order by r.n),
+                                       array_agg(r.trace order by r.n),
+                                       array_agg(r.scheduled_at is not null order by r.n))
+       from r join e on e.id = r.id
      )${
        withAttachments
          ? `, attached as (
@@ -135,7 +142,7 @@ function acceptSql(withAttachments: boolean, withRaw: boolean): string {
          : ""
      }
      select coalesce((select array_agg(id) from e), '{}') as written,
-            (select count(*) from jobs) as jobs, (select count(*) from fanout) as fanout`;
+            (select count(*) from jobs) as jobs, (select count(*) from hooks) as hooks`;
 }
 
 // The four shapes of the statement, each prepared once per connection under its own name.

@@ -1,6 +1,7 @@
 import { createBatcher, isolatingItemErrors } from "../db/batcher.ts";
 import { newId } from "../db/ids.ts";
 import type { Pool } from "../db/pool.ts";
+import type { TraceCarrier } from "../jobs/index.ts";
 import { type EmailRow, toEmailRecord } from "./rows.ts";
 import type { EmailRecord } from "./types.ts";
 
@@ -38,11 +39,12 @@ function toClaimed(row: ClaimRow): Claimed {
 }
 
 /**
- * Takes emails for their SMTP handover, in one round trip (`mailroom_claim_emails`, migration 0010). For each:
+ * Takes emails for their SMTP handover, in one round trip (`mailroom_claim_emails`). For each:
  * locks its key (share) and then the email — revocation locks in the same order — and re-checks the key: a
  * revoke that committed first fails the email here; a later one waits and then finds it `sending`, i.e.
  * gone. Suppressed recipients are dropped; if none is left the email fails with `suppressed` and nothing is
- * sent. A `sending` email is claimed again: its worker died mid-handover. One result per request, in order.
+ * sent. A `sending` email is claimed again: its worker died mid-handover. Recipients are the
+ * ones accept decided (or a deferred attempt left pending). One result per request, in order.
  */
 export async function claimEmails(
   pool: Pool,
@@ -109,6 +111,8 @@ export interface AttemptToRecord {
   outcomes: readonly RecipientOutcome[];
   policy: RetryPolicy;
   now?: Date | undefined;
+  /** The attempt's trace context: a retry's job and the outcome's webhook events continue it. */
+  trace?: TraceCarrier | undefined;
 }
 
 /**
@@ -118,7 +122,7 @@ export interface AttemptToRecord {
  * `retries_exhausted`. With nobody pending, the email is `delivered` when anyone accepted it, else `bounced`.
  * The claim's row is the state to build on: while `sending`, the email is this worker's alone.
  */
-function decideAttempt({ claimed, outcomes, policy, now = new Date() }: AttemptToRecord) {
+function decideAttempt({ claimed, outcomes, policy, now = new Date(), trace }: AttemptToRecord) {
   const { email } = claimed;
   const results = { ...claimed.recipientResults };
   for (const o of outcomes)
@@ -159,12 +163,13 @@ function decideAttempt({ claimed, outcomes, policy, now = new Date() }: AttemptT
     retryAt: result.status === "deferred" ? result.retryAt.toISOString() : null,
     eventId: newId(),
     detail,
+    trace: trace ?? null,
   };
   return { result, row };
 }
 
 /**
- * Records attempts in one round trip (`mailroom_record_attempts`, migration 0010): each email's new state,
+ * Records attempts in one round trip (`mailroom_record_attempts`): each email's new state,
  * its hard bounces on the suppression list, a deferred email's next attempt (same job key) and the timeline
  * event. One result per attempt, in order.
  */

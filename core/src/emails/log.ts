@@ -1,6 +1,7 @@
 import type { Pool, Queryable } from "../db/pool.ts";
 import { withTransaction } from "../db/pool.ts";
 import { MailroomError } from "../errors/index.ts";
+import { enqueueDeliver, removeDeliverJob } from "../jobs/index.ts";
 import { appendEvents } from "./events.ts";
 import { type EmailRow, toEmailRecord } from "./rows.ts";
 import type { EmailRecord, EmailStatus } from "./types.ts";
@@ -99,7 +100,7 @@ export async function cancelEmail(pool: Pool, account: string, id: string): Prom
       [id],
     );
     await appendEvents(client, [id], "canceled");
-    await client.query(`select graphile_worker.remove_job('deliver:' || $1)`, [id]);
+    await removeDeliverJob(client, id);
     return toEmailRecord(rows[0] as EmailRow);
   });
 }
@@ -130,11 +131,7 @@ export async function rescheduleEmail(
       [id, at],
     );
     await appendEvents(client, [id], "rescheduled", { scheduledAt: at.toISOString() });
-    await client.query(
-      `select graphile_worker.add_job('deliver', json_build_object('emailId', $1::text), run_at := $2,
-                                      job_key := 'deliver:' || $1, job_key_mode := 'replace')`,
-      [id, at],
-    );
+    await enqueueDeliver(client, [{ emailId: id, runAt: at, keyed: true }]);
     return toEmailRecord(rows[0] as EmailRow);
   });
 }

@@ -105,10 +105,3 @@ export interface EmailRecord {
   createdAt: Date;
   updatedAt: Date;
 }
-
-/** The graphile-worker payload of the `deliver` task. */
-export interface DeliverPayload {
-  emailId: string;
-  /** W3C trace context of the request that accepted the email, so one trace follows it to SMTP. */
-  trace?: Record<string, string>;
-}

@@ -19,5 +19,6 @@ export {
   traceFields,
   tracer,
   withChildSpan,
+  withSpanContinuing,
   withSpanFromCarrier,
 } from "./tracing.ts";

@@ -2,7 +2,9 @@ import {
   type Context,
   context,
   isSpanContextValid,
+  type Link,
   propagation,
+  ROOT_CONTEXT,
   type Span,
   SpanKind,
   trace,
@@ -89,6 +91,31 @@ export async function withSpanFromCarrier<T>(
 ): Promise<T> {
   const parent = propagation.extract(context.active(), carrier ?? {});
   return runInSpan(parent, tracer().startSpan(name, { kind: SpanKind.CONSUMER, attributes }, parent), fn);
+}
+
+/**
+ * Runs `fn` in a client span that continues the trace context `carrier` holds (the change that caused this
+ * work, e.g. the delivery behind a webhook event) and links to the active span (the job doing it, which
+ * serves many traces). With no usable carrier the span is a plain child of the active span.
+ */
+export async function withSpanContinuing<T>(
+  name: string,
+  carrier: Record<string, string> | null | undefined,
+  attributes: Record<string, string>,
+  fn: (span: Span) => Promise<T>,
+): Promise<T> {
+  const active = context.active();
+  const carried = propagation.extract(ROOT_CONTEXT, carrier ?? {});
+  const remote = trace.getSpanContext(carried);
+  const current = trace.getSpanContext(active);
+  const continues = remote !== undefined && isSpanContextValid(remote);
+  const parent = continues ? carried : active;
+  const links: Link[] = continues && current && isSpanContextValid(current) ? [{ context: current }] : [];
+  return runInSpan(
+    parent,
+    tracer().startSpan(name, { kind: SpanKind.CLIENT, attributes, links }, parent),
+    fn,
+  );
 }
 
 /** Makes `span` the active span while `fn` runs; records a failure and ends the span when it settles. */

@@ -1,7 +1,7 @@
 import type { Pool, Queryable } from "../db/pool.ts";
 import { withTransaction } from "../db/pool.ts";
 import { MailroomError } from "../errors/index.ts";
-import { scheduleStreamWakeups } from "./outbox.ts";
+import { enqueueStreamWakeups } from "../jobs/index.ts";
 import { getEndpoint } from "./store.ts";
 import type { DeliveryState, LastAttempt, WebhookAttempt, WebhookDelivery } from "./types.ts";
 
@@ -163,7 +163,7 @@ export async function replayDelivery(
     );
     const stream = rows[0]?.stream;
     if (stream === undefined) throw notFound();
-    await scheduleStreamWakeups(client, [{ endpointId, stream }]);
+    await enqueueStreamWakeups(client, [{ endpointId, stream }]);
     const { rows: shown } = await client.query<DeliveryRow>(`${SELECT} where d.id = $1`, [deliveryId]);
     return toDelivery(shown[0] as DeliveryRow);
   });

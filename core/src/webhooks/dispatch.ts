@@ -1,6 +1,6 @@
-import type { Pool } from "../db/pool.ts";
+import type { Pool, Queryable } from "../db/pool.ts";
 import { withTransaction } from "../db/pool.ts";
-import { scheduleStreamWakeups } from "./outbox.ts";
+import type { TraceCarrier } from "../jobs/index.ts";
 import type { PostResult } from "./post.ts";
 import { type FailurePlan, parseRetryAfter, planAfterFailure, type RetryPolicy } from "./schedule.ts";
 import { disableEndpoint } from "./store.ts";
@@ -8,7 +8,7 @@ import type { WebhookStream } from "./types.ts";
 
 /**
  * Turns outbox events into deliveries, one per subscribed enabled endpoint of the event's account, and adds a
- * few `webhook_deliver` jobs covering them, in one round trip (`mailroom_webhook_fan_out`, migration 0011).
+ * few `webhook_deliver` jobs covering them, in one round trip (`mailroom_webhook_fan_out`).
  * Repeating it is harmless: a delivery exists once per pair.
  */
 export async function fanOutEvents(pool: Pool, eventIds: readonly string[]): Promise<number> {
@@ -30,6 +30,10 @@ export interface ClaimedDelivery {
   secrets: string[];
   step: number;
   attempts: number;
+  /** Since when the endpoint has been failing, as the claim read it (null: it was not). */
+  failingSince: Date | null;
+  /** Trace context stored with the event: the POST continues the trace of the change it reports. */
+  trace: TraceCarrier | null;
 }
 
 export type StreamClaim =
@@ -50,6 +54,8 @@ interface ClaimRow {
   event_created_at: Date | null;
   event_data: unknown;
   secrets: string[] | null;
+  event_trace: TraceCarrier | null;
+  endpoint_failing_since: Date | null;
 }
 
 function toClaim(stream: WebhookStream, row: ClaimRow | undefined): StreamClaim {
@@ -72,13 +78,15 @@ function toClaim(stream: WebhookStream, row: ClaimRow | undefined): StreamClaim 
       secrets: row.secrets ?? [],
       step: row.schedule_step as number,
       attempts: row.attempts as number,
+      failingSince: row.endpoint_failing_since,
+      trace: row.event_trace,
     },
   };
 }
 
 /**
  * Takes the oldest pending delivery of each stream for one attempt, under a lease of `leaseMs`, in one round
- * trip (`mailroom_webhook_claim_heads`, migration 0011); one claim per stream, in order. Strict order: nothing
+ * trip (`mailroom_webhook_claim_heads`); one claim per stream, in order. Strict order: nothing
  * behind a head is sent while the head waits for its retry. A stream whose head another worker holds (leased,
  * or locked while being claimed or recorded) is `busy`: that worker continues it; a crashed worker's lease
  * simply runs out. A head not yet due is `wait`, and its wake-up job is scheduled in the same statement. A
@@ -128,7 +136,7 @@ export interface DeliveredAttempt {
 }
 
 /**
- * Records successful attempts in one round trip (`mailroom_webhook_record_successes`, migration 0011): each
+ * Records successful attempts in one round trip (`mailroom_webhook_record_successes`): each
  * delivery `succeeded` with its attempt row, and its endpoint's failure streak ended. An attempt whose
  * delivery was deleted meanwhile (its endpoint removed) is dropped with it.
  */
@@ -153,7 +161,8 @@ export type AttemptOutcome = { kind: "succeeded" } | FailurePlan;
 
 /**
  * Records one attempt and decides what follows: success resets the endpoint's failure streak; a failure
- * follows the retry policy (next step with its wake-up job, give up, or disable the endpoint).
+ * follows the retry policy (next step with its wake-up job, give up, or disable the endpoint). TypeScript
+ * decides; the SQL functions of successes and failures write.
  */
 export async function completeAttempt(
   pool: Pool,
@@ -166,57 +175,42 @@ export async function completeAttempt(
     await recordSuccesses(pool, [{ delivery, result, at: now }]);
     return { kind: "succeeded" };
   }
-  return withTransaction(pool, async (client) => {
-    const { rows } = await client.query<{ failing_since: Date }>(
-      `update webhook_endpoints set failing_since = coalesce(failing_since, $2) where id = $1
-       returning failing_since`,
-      [delivery.endpointId, now],
-    );
-    const plan = planAfterFailure(
-      {
-        step: delivery.step,
-        statusCode: result.statusCode,
-        retryAfterMs: parseRetryAfter(result.retryAfter, now),
-        failingSince: rows[0]?.failing_since ?? now,
-        now,
-      },
-      policy,
-    );
-    const nextAt = plan.kind === "retry" ? plan.at : null;
-    await client.query(
-      `with attempt as (
-         insert into webhook_attempts
-           (delivery_id, endpoint_id, attempt, at, duration_ms, status_code, response_excerpt, error, next_attempt_at)
-         values ($1, $12, $2, $3, $4, $5, $6, $7, $8)
-       )
-       update webhook_deliveries set state = $9, attempts = attempts + 1, schedule_step = $10,
-         next_attempt_at = coalesce($8, next_attempt_at), lease_until = null, last_status_code = $5,
-         last_error = $11, updated_at = now()
-       where id = $1`,
-      [
+  const plan = planAfterFailure(
+    {
+      step: delivery.step,
+      statusCode: result.statusCode,
+      retryAfterMs: parseRetryAfter(result.retryAfter, now),
+      // As the claim read it; a streak another worker started since then starts now for this decision.
+      failingSince: delivery.failingSince ?? now,
+      now,
+    },
+    policy,
+  );
+  const record = (db: Queryable) =>
+    db.query({
+      name: "mailroom_webhook_record_failure",
+      text: "select mailroom_webhook_record_failure($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+      values: [
         delivery.id,
+        delivery.endpointId,
+        delivery.stream,
         delivery.attempts + 1,
         now,
         result.durationMs,
         result.statusCode ?? null,
         result.responseExcerpt ?? null,
         result.error ?? null,
-        nextAt,
-        plan.kind === "retry" ? "pending" : "failed",
+        plan.kind === "retry" ? plan.at : null,
         plan.kind === "retry" ? plan.step : delivery.step,
-        result.error ?? `HTTP ${result.statusCode}`,
-        delivery.endpointId,
       ],
-    );
-    if (plan.kind === "retry") {
-      // The wake-up commits with the attempt's record: a crash here cannot strand a pending delivery.
-      await scheduleStreamWakeups(
-        client,
-        [{ endpointId: delivery.endpointId, stream: delivery.stream }],
-        plan.at,
-      );
-    }
-    if (plan.kind === "disable_endpoint") await disableEndpoint(client, delivery.endpointId, plan.reason);
+    });
+  if (plan.kind !== "disable_endpoint") {
+    await record(pool);
+    return plan;
+  }
+  return withTransaction(pool, async (client) => {
+    await record(client);
+    await disableEndpoint(client, delivery.endpointId, plan.reason);
     return plan;
   });
 }

@@ -16,7 +16,7 @@ export {
   type WebhookDispatcher,
   type WebhookDispatcherOptions,
 } from "./dispatcher.ts";
-export { emitEvents, scheduleStreamWakeups } from "./outbox.ts";
+export { emitEvents } from "./outbox.ts";
 export {
   createWebhookHttpClient,
   DEFAULT_WEBHOOK_TIMEOUT_MS,

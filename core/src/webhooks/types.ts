@@ -1,3 +1,5 @@
+import type { TraceCarrier } from "../jobs/index.ts";
+
 /** Every event type an endpoint can subscribe to (issue 5 item 7). */
 export const WEBHOOK_EVENT_TYPES = [
   "email.scheduled",
@@ -42,6 +44,8 @@ export interface OutboxEvent {
    * `email:<data.emailId>` or `domain:<data.domainId>`, else the event's own id (no ordering constraint).
    */
   stream?: string;
+  /** Trace context of the change the event reports: its webhook POSTs continue that trace. */
+  trace?: TraceCarrier | undefined;
 }
 
 export interface WebhookDelivery {
@@ -82,17 +86,8 @@ export interface LastAttempt {
   succeeded: boolean;
 }
 
-/** Payloads of the worker's webhook jobs (typed for graphile-worker in worker/src/tasks). */
-export interface WebhookFanoutPayload {
-  eventIds: string[];
-}
 /** One ordered stream of an endpoint's deliveries (e.g. one email's events). */
 export interface WebhookStream {
   endpointId: string;
   stream: string;
-}
-/** A `webhook_deliver` job works through one or more streams of one endpoint. */
-export interface WebhookDeliverPayload {
-  endpointId: string;
-  streams: string[];
 }

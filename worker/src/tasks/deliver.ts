@@ -2,24 +2,16 @@ import { isDatabaseUnavailable } from "@mailroom/core/db";
 import {
   type AttemptResult,
   createDeliveryStore,
-  type DeliverPayload,
   type EmailRecord,
   loadAttachments,
   loadRawMessage,
   type RecipientOutcome,
 } from "@mailroom/core/emails";
-import { withChildSpan, withSpanFromCarrier } from "@mailroom/core/telemetry";
+import { injectTraceContext, withChildSpan, withSpanFromCarrier } from "@mailroom/core/telemetry";
 import type { Task } from "graphile-worker";
+import "./types.ts";
 import { composeMessage, composeSubmitted } from "../compose.ts";
 import type { WorkerDeps } from "../deps.ts";
-
-declare global {
-  namespace GraphileWorker {
-    interface Tasks {
-      deliver: DeliverPayload;
-    }
-  }
-}
 
 /** The RFC 5322 message of an email: composed from its fields, or the one its SMTP client submitted. */
 async function messageOf(deps: WorkerDeps, email: EmailRecord, hasAttachments: boolean): Promise<Buffer> {
@@ -76,7 +68,13 @@ export function makeDeliverTask(deps: WorkerDeps): Task<"deliver"> {
         stopTimer();
         const handedOverAt = performance.now();
         const result = await whileDatabaseAway(() =>
-          store.record({ claimed, outcomes, policy: deps.config.delivery.retry }),
+          // The retry's job and the outcome's webhook events continue this attempt's trace.
+          store.record({
+            claimed,
+            outcomes,
+            policy: deps.config.delivery.retry,
+            trace: injectTraceContext(span),
+          }),
         );
         deps.metrics.handoverToRecord.observe((performance.now() - handedOverAt) / 1000);
         deps.metrics.deliveryOutcomes.inc({

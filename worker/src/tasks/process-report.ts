@@ -1,14 +1,7 @@
-import { type ProcessReportPayload, processReport } from "@mailroom/core/bounces";
+import { processReport } from "@mailroom/core/bounces";
 import type { Task } from "graphile-worker";
+import "./types.ts";
 import type { WorkerDeps } from "../deps.ts";
-
-declare global {
-  namespace GraphileWorker {
-    interface Tasks {
-      process_report: ProcessReportPayload;
-    }
-  }
-}
 
 /**
  * One bounce or complaint report the SMTP receiver stored: parse it, find the email, apply its effects

@@ -3,15 +3,8 @@ import { purgeExpiredEmails, purgeIdempotencyKeys } from "@mailroom/core/emails"
 import { purgeRateLimitCounters } from "@mailroom/core/limits";
 import { purgeExpiredWebhookEvents } from "@mailroom/core/webhooks";
 import type { Task } from "graphile-worker";
+import "./types.ts";
 import type { WorkerDeps } from "../deps.ts";
-
-declare global {
-  namespace GraphileWorker {
-    interface Tasks {
-      purge_expired: Record<string, never>;
-    }
-  }
-}
 
 /**
  * Runs every few minutes (crontab in runner.ts): forgets expired idempotency keys, rate-limit windows and

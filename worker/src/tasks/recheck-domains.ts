@@ -1,14 +1,7 @@
 import { makeTxtLookup, recheckDueDomains } from "@mailroom/core/domains";
 import type { Task } from "graphile-worker";
+import "./types.ts";
 import type { WorkerDeps } from "../deps.ts";
-
-declare global {
-  namespace GraphileWorker {
-    interface Tasks {
-      recheck_domains: Record<string, never>;
-    }
-  }
-}
 
 /**
  * Every minute (crontab in runner.ts): rechecks the domains that are due — pending ones every ten minutes,

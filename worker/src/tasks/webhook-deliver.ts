@@ -1,5 +1,6 @@
 import type { Pool } from "@mailroom/core/db";
-import { type WorkerMetrics, withChildSpan } from "@mailroom/core/telemetry";
+import { enqueueStreamWakeups } from "@mailroom/core/jobs";
+import { type WorkerMetrics, withChildSpan, withSpanContinuing } from "@mailroom/core/telemetry";
 import {
   type ClaimedDelivery,
   createSsrfGuard,
@@ -11,7 +12,6 @@ import {
   type PostResult,
   type RetryPolicy,
   type SsrfGuard,
-  scheduleStreamWakeups,
   type WebhookHttpClient,
   type WebhookStream,
   WebhookTargetRefusedError,
@@ -55,7 +55,19 @@ async function attempt(
     const target = await guard.resolveTarget(delivery.url);
     const body = webhookBody(delivery.event);
     const headers = createWebhookSigner(delivery.secrets).sign(delivery.eventId, now, body);
-    return await http.post(target, { ...headers }, body);
+    // The POST continues the trace of the change its event reports (an email's accept or delivery), linked
+    // to this attempt's span, so one trace follows an email to its webhooks too.
+    return await withSpanContinuing(
+      "webhook POST",
+      delivery.trace,
+      { "mailroom.webhook_event_id": delivery.eventId, "mailroom.webhook_event_type": delivery.event.type },
+      async (span) => {
+        const result = await http.post(target, { ...headers }, body);
+        if (result.statusCode !== undefined)
+          span.setAttribute("http.response.status_code", result.statusCode);
+        return result;
+      },
+    );
   } catch (error) {
     if (error instanceof WebhookTargetRefusedError)
       return { error: `refused: ${error.message}`, durationMs: 0 };
@@ -113,7 +125,7 @@ export function makeWebhookTasks(deps: WebhookTaskDeps): WebhookTasks {
       if (outcome.kind === "retry" || outcome.kind === "disable_endpoint") return;
     }
     // Budget spent with work possibly left: a fresh job continues the stream after other queued work.
-    await scheduleStreamWakeups(deps.pool, [stream]);
+    await enqueueStreamWakeups(deps.pool, [stream]);
   }
 
   const deliver: Task<"webhook_deliver"> = (payload, helpers) =>

@@ -1,15 +1,7 @@
 import type { Pool } from "@mailroom/core/db";
-import { fanOutEvents, type WebhookDeliverPayload, type WebhookFanoutPayload } from "@mailroom/core/webhooks";
+import { fanOutEvents } from "@mailroom/core/webhooks";
 import type { Task } from "graphile-worker";
-
-declare global {
-  namespace GraphileWorker {
-    interface Tasks {
-      webhook_fanout: WebhookFanoutPayload;
-      webhook_deliver: WebhookDeliverPayload;
-    }
-  }
-}
+import "./types.ts";
 
 /**
  * Turns the events of one outbox write into deliveries and their `webhook_deliver` jobs. Throwing (e.g. the

@@ -1,0 +1,117 @@
+import type { Queryable } from "../db/pool.ts";
+
+/**
+ * The worker's tasks and their payloads, declared once (issue 20 item 2). Each task's jobs are written by
+ * exactly one SQL function, `mailroom_enqueue_<task>` in core/sql/functions, whether the enqueue starts in
+ * TypeScript (the functions below) or inside another SQL statement or function (the accept statement, the
+ * delivery record, the webhook fan-out): so a payload has one shape, and `jobs.int.test.ts` checks that
+ * shape against the builders here. The worker types its tasks from `JobPayloads` (worker/src/tasks/types.ts).
+ */
+
+/** W3C trace context (`traceparent`, `tracestate`) of the span that caused a job or an event. */
+export type TraceCarrier = Record<string, string>;
+
+/** `deliver`: hand one email to SMTP (written by `mailroom_enqueue_deliver`). */
+export interface DeliverPayload {
+  emailId: string;
+  /** The trace the delivery continues: the accepting request's, then the previous attempt's. */
+  trace?: TraceCarrier;
+}
+
+/** `webhook_fanout`: turn outbox events into deliveries (written by `mailroom_enqueue_webhook_fanout`). */
+export interface WebhookFanoutPayload {
+  eventIds: string[];
+}
+
+/** `webhook_deliver`: work through streams of one endpoint (written by `mailroom_enqueue_webhook_deliver`). */
+export interface WebhookDeliverPayload {
+  endpointId: string;
+  streams: string[];
+}
+
+/** `process_report`: read one stored bounce or complaint report (written by `mailroom_enqueue_process_report`). */
+export interface ProcessReportPayload {
+  reportId: string;
+}
+
+/** Periodic tasks: graphile-worker's crontab enqueues them (worker/src/runner.ts), with no payload of ours. */
+type CronPayload = Record<string, never>;
+
+export interface JobPayloads {
+  deliver: DeliverPayload;
+  webhook_fanout: WebhookFanoutPayload;
+  webhook_deliver: WebhookDeliverPayload;
+  process_report: ProcessReportPayload;
+  purge_expired: CronPayload;
+  recheck_domains: CronPayload;
+}
+
+export type TaskName = keyof JobPayloads;
+
+/**
+ * The payload of each task exactly as its SQL writer builds it (no `trace` key when there is no trace):
+ * `jobs.int.test.ts` compares the payloads the SQL functions store with these.
+ */
+export const jobPayload = {
+  deliver: (emailId: string, trace?: TraceCarrier | null): DeliverPayload =>
+    trace ? { emailId, trace } : { emailId },
+  webhookFanout: (eventIds: string[]): WebhookFanoutPayload => ({ eventIds }),
+  webhookDeliver: (endpointId: string, streams: string[]): WebhookDeliverPayload => ({ endpointId, streams }),
+  processReport: (reportId: string): ProcessReportPayload => ({ reportId }),
+};
+
+/** The key of a scheduled or retried email's `deliver` job: cancel removes it, reschedule replaces it. */
+export const deliverJobKey = (emailId: string) => `deliver:${emailId}`;
+
+/** A `deliver` job to add; `keyed` gives it `deliverJobKey` (scheduled sends and retries, which move). */
+export interface DeliverJob {
+  emailId: string;
+  trace?: TraceCarrier | undefined;
+  runAt?: Date | undefined;
+  keyed: boolean;
+}
+
+/** Adds `deliver` jobs in the caller's transaction (a keyed one replaces the email's waiting job). */
+export async function enqueueDeliver(db: Queryable, jobs: readonly DeliverJob[]): Promise<void> {
+  if (jobs.length === 0) return;
+  await db.query(
+    `select mailroom_enqueue_deliver($1::uuid[], $2::timestamptz[], $3::jsonb[], $4::boolean[])`,
+    [
+      jobs.map((j) => j.emailId),
+      jobs.map((j) => j.runAt ?? null),
+      jobs.map((j) => (j.trace ? JSON.stringify(j.trace) : null)),
+      jobs.map((j) => j.keyed),
+    ],
+  );
+}
+
+/** Removes an email's waiting keyed `deliver` job (a running one is left to find the email canceled). */
+export async function removeDeliverJob(db: Queryable, emailId: string): Promise<void> {
+  await db.query(`select graphile_worker.remove_job($1)`, [deliverJobKey(emailId)]);
+}
+
+/**
+ * Wakes streams at `runAt` (default now) with one `webhook_deliver` job per stream, keyed
+ * `webhook:<endpoint>:<stream>` so at most one wake-up waits per stream and a later call moves it.
+ */
+export async function enqueueStreamWakeups(
+  db: Queryable,
+  streams: readonly { endpointId: string; stream: string }[],
+  runAt?: Date,
+): Promise<void> {
+  if (streams.length === 0) return;
+  await db.query(
+    `select mailroom_enqueue_webhook_deliver($1::uuid[], $2::jsonb[], $3::timestamptz[], $4::text[])`,
+    [
+      streams.map((s) => s.endpointId),
+      streams.map((s) => JSON.stringify([s.stream])),
+      streams.map(() => runAt ?? null),
+      streams.map(() => "webhook"),
+    ],
+  );
+}
+
+/** Adds a report's `process_report` job in the caller's transaction. */
+export async function enqueueProcessReport(db: Queryable, reportId: string): Promise<void> {
+  await db.query(`select mailroom_enqueue_process_report($1::uuid)`, [reportId]);
+}
