@@ -68,6 +68,7 @@ export const pageLimitSchema = (defaultLimit: number) =>
 export const pageSchema = <const Items, const Cursor extends string>(items: Items, cursor: Cursor) =>
   ({
     type: "object",
+    additionalProperties: false,
     required: ["data", "hasMore"],
     properties: {
       data: { type: "array", items },
@@ -79,8 +80,9 @@ export const pageSchema = <const Items, const Cursor extends string>(items: Item
   }) as const;
 
 /** Path parameters that are ids: bounded, so a long one is a 400 rather than a query. */
-export const idParamsSchema = {
-  type: "object",
-  required: ["id"],
-  properties: { id: { type: "string", maxLength: 64 } },
-} as const;
+export const idParamsSchema = <const D extends string>(description: D) =>
+  ({
+    type: "object",
+    required: ["id"],
+    properties: { id: { type: "string", maxLength: 64, description } },
+  }) as const;

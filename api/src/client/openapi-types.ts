@@ -959,48 +959,60 @@ export interface components {
             createdAt: string;
         };
         WebhookEndpoint: {
-            id?: string;
-            url?: string;
-            events?: string[];
-            description?: string | null;
-            enabled?: boolean;
-            disabledReason?: string | null;
+            id: string;
+            url: string;
+            events: string[];
+            description: string | null;
+            enabled: boolean;
+            disabledReason: string | null;
             /** @enum {string} */
-            managedBy?: "api" | "operator";
-            createdAt?: string;
-            updatedAt?: string;
+            managedBy: "api" | "operator";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
         };
         WebhookDelivery: {
-            id?: string;
-            eventId?: string;
-            eventType?: string;
-            state?: string;
-            attempts?: number;
-            nextAttemptAt?: string | null;
-            lastStatusCode?: number | null;
-            lastError?: string | null;
-            createdAt?: string;
-            deliveredAt?: string | null;
+            id: string;
+            eventId: string;
+            eventType: string;
+            /** @enum {string} */
+            state: "pending" | "succeeded" | "failed";
+            attempts: number;
+            /** Format: date-time */
+            nextAttemptAt: string | null;
+            lastStatusCode: number | null;
+            lastError: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            deliveredAt: string | null;
         };
         WebhookDeliveryDetail: {
-            id?: string;
-            eventId?: string;
-            eventType?: string;
-            state?: string;
-            attempts?: number;
-            nextAttemptAt?: string | null;
-            lastStatusCode?: number | null;
-            lastError?: string | null;
-            createdAt?: string;
-            deliveredAt?: string | null;
-            attemptLog?: {
-                attempt?: number;
-                at?: string;
-                durationMs?: number;
-                statusCode?: number | null;
-                responseExcerpt?: string | null;
-                error?: string | null;
-                nextAttemptAt?: string | null;
+            id: string;
+            eventId: string;
+            eventType: string;
+            /** @enum {string} */
+            state: "pending" | "succeeded" | "failed";
+            attempts: number;
+            /** Format: date-time */
+            nextAttemptAt: string | null;
+            lastStatusCode: number | null;
+            lastError: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            deliveredAt: string | null;
+            attemptLog: {
+                attempt: number;
+                /** Format: date-time */
+                at: string;
+                durationMs: number;
+                statusCode: number | null;
+                responseExcerpt: string | null;
+                error: string | null;
+                /** Format: date-time */
+                nextAttemptAt: string | null;
             }[];
         };
         /** @description The email, plus what the transition adds (e.g. `reason`, `smtpCode`) */
@@ -1954,7 +1966,7 @@ export interface operations {
     listTemplates: {
         parameters: {
             query?: {
-                /** @description 1 to 100, default 20 */
+                /** @description 1-100, default 20 */
                 limit?: string;
                 /** @description The id of the last template of the previous page */
                 after?: string;
@@ -3955,7 +3967,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data?: components["schemas"]["WebhookEndpoint"][];
+                        data: components["schemas"]["WebhookEndpoint"][];
                     };
                 };
             };
@@ -4064,18 +4076,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        id?: string;
-                        url?: string;
-                        events?: string[];
-                        description?: string | null;
-                        enabled?: boolean;
-                        disabledReason?: string | null;
+                        id: string;
+                        url: string;
+                        events: string[];
+                        description: string | null;
+                        enabled: boolean;
+                        disabledReason: string | null;
                         /** @enum {string} */
-                        managedBy?: "api" | "operator";
-                        createdAt?: string;
-                        updatedAt?: string;
+                        managedBy: "api" | "operator";
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
                         /** @description `whsec_…` signing secret, shown only in this answer */
-                        secret?: string;
+                        secret: string;
                     };
                 };
             };
@@ -4183,6 +4197,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The webhook endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -4293,6 +4308,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The webhook endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -4413,6 +4429,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The webhook endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -4570,6 +4587,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The webhook endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -4594,8 +4612,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @description The new `whsec_…` secret, shown only in this answer */
-                        secret?: string;
-                        previousSecretsExpireAt?: string;
+                        secret: string;
+                        /** Format: date-time */
+                        previousSecretsExpireAt: string;
                     };
                 };
             };
@@ -4725,7 +4744,7 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description 1–100, default 50 */
+                /** @description 1-100, default 50 */
                 limit?: string;
                 /** @description Cursor: the last id of the previous page (deliveries come newest first) */
                 after?: string;
@@ -4733,6 +4752,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The webhook endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -4749,9 +4769,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data?: components["schemas"]["WebhookDelivery"][];
+                        data: components["schemas"]["WebhookDelivery"][];
                         /** @description Another page follows: pass the last id as `after` */
-                        hasMore?: boolean;
+                        hasMore: boolean;
                     };
                 };
             };
