@@ -949,9 +949,9 @@ export interface components {
              */
             reason: "hard_bounce" | "complaint" | "manual";
             /** @description For a bounce, the receiver's reply; for a complaint, its feedback type; for manual, the note given */
-            detail?: string | null;
+            detail: string | null;
             /** @description The email whose bounce or complaint listed the address */
-            sourceEmailId?: string | null;
+            sourceEmailId: string | null;
             /**
              * Format: date-time
              * @description Since when the address is suppressed
