@@ -746,82 +746,79 @@ export interface components {
             }[];
         };
         EmailSummary: {
-            id?: string;
+            id: string;
             /** @enum {string} */
-            status?: "scheduled" | "queued" | "sending" | "delivered" | "deferred" | "bounced" | "failed" | "canceled";
-            /**
-             * @description The door the email came through: the HTTP API or SMTP submission (ports 587/465)
-             * @enum {string}
-             */
-            source?: "api" | "smtp";
-            failureReason?: string | null;
-            from?: string;
-            to?: string[];
-            cc?: string[];
-            bcc?: string[];
-            replyTo?: string[];
-            subject?: string;
-            category?: string;
-            tags?: {
-                name?: string;
-                value?: string;
+            status: "scheduled" | "queued" | "sending" | "delivered" | "deferred" | "bounced" | "failed" | "canceled";
+            failureReason: string | null;
+            from: string;
+            to: string[];
+            cc: string[];
+            bcc: string[];
+            replyTo: string[];
+            subject: string;
+            category: string;
+            tags: {
+                name: string;
+                value: string;
             }[];
-            scheduledAt?: string | null;
-            attempts?: number;
-            lastSmtpResponse?: string | null;
-            createdAt?: string;
-            updatedAt?: string;
+            /** Format: date-time */
+            scheduledAt: string | null;
+            attempts: number;
+            lastSmtpResponse: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
         };
         Email: {
-            id?: string;
+            id: string;
             /** @enum {string} */
-            status?: "scheduled" | "queued" | "sending" | "delivered" | "deferred" | "bounced" | "failed" | "canceled";
-            /**
-             * @description The door the email came through: the HTTP API or SMTP submission (ports 587/465)
-             * @enum {string}
-             */
-            source?: "api" | "smtp";
-            failureReason?: string | null;
-            from?: string;
-            to?: string[];
-            cc?: string[];
-            bcc?: string[];
-            replyTo?: string[];
-            subject?: string;
-            category?: string;
-            tags?: {
-                name?: string;
-                value?: string;
+            status: "scheduled" | "queued" | "sending" | "delivered" | "deferred" | "bounced" | "failed" | "canceled";
+            failureReason: string | null;
+            from: string;
+            to: string[];
+            cc: string[];
+            bcc: string[];
+            replyTo: string[];
+            subject: string;
+            category: string;
+            tags: {
+                name: string;
+                value: string;
             }[];
-            scheduledAt?: string | null;
-            attempts?: number;
-            lastSmtpResponse?: string | null;
-            createdAt?: string;
-            updatedAt?: string;
-            messageIdHeader?: string;
-            html?: string | null;
-            text?: string | null;
-            headers?: {
+            /** Format: date-time */
+            scheduledAt: string | null;
+            attempts: number;
+            lastSmtpResponse: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            messageIdHeader: string;
+            html: string | null;
+            text: string | null;
+            headers: {
                 [key: string]: string;
             };
             /** @description Each recipient's outcome so far, with the next hop's SMTP reply; empty before the first attempt */
-            recipients?: {
-                address?: string;
+            recipients: {
+                address: string;
                 /** @enum {string} */
-                status?: "accepted" | "temporary" | "permanent";
-                code?: number | null;
-                response?: string | null;
+                status: "accepted" | "temporary" | "permanent";
+                code: number | null;
+                response: string | null;
             }[];
-            attachments?: {
-                filename?: string;
-                contentType?: string;
-                contentId?: string | null;
-                size?: number;
+            attachments: {
+                filename: string;
+                contentType: string;
+                contentId: string | null;
+                size: number;
             }[];
-            events?: {
-                type?: string;
-                at?: string;
-                detail?: {
+            events: {
+                type: string;
+                /** Format: date-time */
+                at: string;
+                detail: {
                     [key: string]: unknown;
                 };
             }[];
@@ -1498,8 +1495,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data?: components["schemas"]["EmailSummary"][];
-                        hasMore?: boolean;
+                        data: components["schemas"]["EmailSummary"][];
+                        /** @description Another page follows: pass the last id as `after` */
+                        hasMore: boolean;
                     };
                 };
             };
