@@ -5,8 +5,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { startEmbeddedPostgres } from "@mailroom/core/db";
 import pg from "pg";
-import { startEmbeddedPostgres } from "../core/src/db/index.ts";
 import { freePort } from "../test/support/ports.ts";
 
 export interface Child<In, Out extends { type: string }> {

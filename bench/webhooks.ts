@@ -14,9 +14,8 @@ import { chmod, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import { Logger, run } from "graphile-worker";
-import { loadConfig } from "../core/src/config/index.ts";
-import { createPool, migrate, startEmbeddedPostgres, withTransaction } from "../core/src/db/index.ts";
+import { loadConfig } from "@mailroom/core/config";
+import { createPool, migrate, startEmbeddedPostgres, withTransaction } from "@mailroom/core/db";
 import {
   createEndpoint,
   createSsrfGuard,
@@ -25,7 +24,8 @@ import {
   emitEvents,
   generateWebhookSecret,
   webhookBody,
-} from "../core/src/webhooks/index.ts";
+} from "@mailroom/core/webhooks";
+import { Logger, run } from "graphile-worker";
 import { freePort } from "../test/support/ports.ts";
 import { graphileWorkerOptions } from "../worker/src/runner.ts";
 import { makeWebhookTasks } from "../worker/src/tasks/webhook-deliver.ts";

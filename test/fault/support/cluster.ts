@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { migrate, startEmbeddedPostgres } from "@mailroom/core/db";
 import pg from "pg";
-import { migrate, startEmbeddedPostgres } from "../../../core/src/db/index.ts";
 import { freePort } from "../../support/ports.ts";
 
 /** A Postgres of the fault run's own, so that one fault can kill it without touching the other tests' server. */
