@@ -27,7 +27,7 @@ import {
 } from "@mailroom/core/webhooks";
 import { Logger, run } from "graphile-worker";
 import { freePort } from "../test/support/ports.ts";
-import { graphileWorkerOptions } from "../worker/src/runner.ts";
+import { graphileWorkerOptions } from "../worker/src/lane.ts";
 import { makeWebhookTasks } from "../worker/src/tasks/webhook-deliver.ts";
 import { writeBenchmarkSection } from "./benchmarks-file.ts";
 

@@ -87,11 +87,8 @@ export const sendResultSchema = {
   },
 } as const;
 
-export const errorSchema = {
-  type: "object",
-  required: ["error", "message"],
-  properties: { error: { type: "string" }, message: { type: "string" } },
-} as const;
+// The send routes name the shared error body from here.
+export { errorSchema } from "../../../schemas.ts";
 
 export const batchBodySchema = {
   type: "array",
