@@ -749,6 +749,11 @@ export interface components {
             id: string;
             /** @enum {string} */
             status: "scheduled" | "queued" | "sending" | "delivered" | "deferred" | "bounced" | "failed" | "canceled";
+            /**
+             * @description The door the email came through: the HTTP API or SMTP submission (ports 587/465)
+             * @enum {string}
+             */
+            source: "api" | "smtp";
             failureReason: string | null;
             from: string;
             to: string[];
@@ -774,6 +779,11 @@ export interface components {
             id: string;
             /** @enum {string} */
             status: "scheduled" | "queued" | "sending" | "delivered" | "deferred" | "bounced" | "failed" | "canceled";
+            /**
+             * @description The door the email came through: the HTTP API or SMTP submission (ports 587/465)
+             * @enum {string}
+             */
+            source: "api" | "smtp";
             failureReason: string | null;
             from: string;
             to: string[];

@@ -87,9 +87,6 @@ export const sendResultSchema = {
   },
 } as const;
 
-// The send routes name the shared error body from here.
-export { errorSchema } from "../../../schemas.ts";
-
 export const batchBodySchema = {
   type: "array",
   minItems: 1,
