@@ -7,7 +7,7 @@
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { createPool, migrate, startEmbeddedPostgres } from "../core/src/db/index.ts";
+import { createPool, migrate, startEmbeddedPostgres } from "@mailroom/core/db";
 import { BACKLOG_SQL } from "../core/src/emails/backlog.ts";
 
 const rows = Number(process.argv[2] ?? 1_000_000);

@@ -6,8 +6,8 @@
  * that turns signing keys into nodemailer's DKIM options.
  */
 import { createPrivateKey } from "node:crypto";
+import { nodemailerDkimOptions } from "@mailroom/core/domains";
 import nodemailer from "nodemailer";
-import { nodemailerDkimOptions } from "../core/src/domains/dkim.ts";
 import {
   type BaselineCommand,
   type BaselineJob,

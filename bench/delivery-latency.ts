@@ -4,8 +4,8 @@
  * at the sink by its Message-ID.
  */
 
-import { withTransaction } from "../core/src/db/index.ts";
-import { acceptEmails } from "../core/src/emails/index.ts";
+import { withTransaction } from "@mailroom/core/db";
+import { acceptEmails } from "@mailroom/core/emails";
 import { now } from "./delivery-protocol.ts";
 import { checkArrivals, type LatencyResult, latencyLine, percentile } from "./delivery-report.ts";
 import {

@@ -5,17 +5,17 @@
  */
 
 import { setTimeout as sleep } from "node:timers/promises";
-import { loadConfig } from "../core/src/config/index.ts";
-import { type Pool, withTransaction } from "../core/src/db/index.ts";
+import { loadConfig } from "@mailroom/core/config";
+import { type Pool, withTransaction } from "@mailroom/core/db";
 import {
   createDomain,
   type DomainRecord,
   generateKek,
   loadSigningKeys,
   recordVerification,
-} from "../core/src/domains/index.ts";
-import { type AcceptRequest, acceptEmails } from "../core/src/emails/index.ts";
-import { createKey } from "../core/src/keys/index.ts";
+} from "@mailroom/core/domains";
+import { type AcceptRequest, acceptEmails } from "@mailroom/core/emails";
+import { createKey } from "@mailroom/core/keys";
 import { CATEGORY, DOMAIN, FROM, FROM_ADDRESS, HTML, recipient, SUBJECT, TEXT } from "./delivery-protocol.ts";
 import type { StatementMeter } from "./delivery-statements.ts";
 

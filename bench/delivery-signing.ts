@@ -10,7 +10,7 @@
 import { execFile } from "node:child_process";
 import { createPrivateKey, sign } from "node:crypto";
 import { promisify } from "node:util";
-import { type SigningKey, signMessage, signMessageAsync } from "../core/src/domains/index.ts";
+import { type SigningKey, signMessage, signMessageAsync } from "@mailroom/core/domains";
 import { int, pct } from "./benchmarks-file.ts";
 
 export interface SigningCeiling {

@@ -4,8 +4,8 @@
  * verifier that shares no code with either signer.
  */
 import { setTimeout as sleep } from "node:timers/promises";
+import { type DomainRecord, splitTxtValue } from "@mailroom/core/domains";
 import { dkimVerify } from "mailauth/lib/dkim/verify.js";
-import { type DomainRecord, splitTxtValue } from "../core/src/domains/index.ts";
 import { now, type SinkCommand, type SinkMessage, type SinkReport } from "./delivery-protocol.ts";
 import type { ArrivalCheck } from "./delivery-report.ts";
 import type { DeliveryRun } from "./delivery-setup.ts";

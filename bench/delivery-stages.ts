@@ -8,7 +8,7 @@
  * trigger that copies each deleted job's timestamps into a bench table: it runs after the email is recorded,
  * in graphile-worker's completion statement, and exists nowhere but in this throwaway database.
  */
-import type { Pool } from "../core/src/db/index.ts";
+import type { Pool } from "@mailroom/core/db";
 import { int, ms } from "./benchmarks-file.ts";
 import type { Arrival } from "./delivery-protocol.ts";
 import { percentile } from "./delivery-report.ts";

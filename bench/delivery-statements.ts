@@ -5,7 +5,7 @@
  * orchestrator's accepts included, each statement shown by its text. Execution time is the server's wall
  * time inside each statement (CPU and waits), not the round trip.
  */
-import type { Pool } from "../core/src/db/index.ts";
+import type { Pool } from "@mailroom/core/db";
 
 /** Server settings that make pg_stat_statements available (top-level statements only: no double counting). */
 export const STATEMENT_SETTINGS = {

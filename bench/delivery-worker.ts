@@ -6,10 +6,10 @@
  * variables tune it as they would the real program (e.g. MAILROOM_WORKER_CONCURRENCY).
  */
 import { readFileSync } from "node:fs";
-import { deriveVerpKey } from "../core/src/bounces/index.ts";
-import { loadConfig } from "../core/src/config/index.ts";
-import { createPool } from "../core/src/db/index.ts";
-import { createLogger, createWorkerMetrics } from "../core/src/telemetry/index.ts";
+import { deriveVerpKey } from "@mailroom/core/bounces";
+import { loadConfig } from "@mailroom/core/config";
+import { createPool } from "@mailroom/core/db";
+import { createLogger, createWorkerMetrics } from "@mailroom/core/telemetry";
 import { createSigner, createTransport, startWorker } from "../worker/src/index.ts";
 import type { WorkerCommand, WorkerJob, WorkerMessage } from "./delivery-protocol.ts";
 

@@ -34,8 +34,8 @@
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { loadConfig } from "../core/src/config/index.ts";
-import { createPool, migrate } from "../core/src/db/index.ts";
+import { loadConfig } from "@mailroom/core/config";
+import { createPool, migrate } from "@mailroom/core/db";
 import { commandLine, writeBenchmarkSection } from "./benchmarks-file.ts";
 import { runLatency } from "./delivery-latency.ts";
 import { type RunInfo, SECTION_HEADING, sectionBody, verdict } from "./delivery-report.ts";

@@ -15,8 +15,8 @@
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { loadConfig } from "../core/src/config/index.ts";
-import { createPool, migrate } from "../core/src/db/index.ts";
+import { loadConfig } from "@mailroom/core/config";
+import { createPool, migrate } from "@mailroom/core/db";
 import { commandLine, int, mark, writeBenchmarkSection } from "./benchmarks-file.ts";
 import { DOMAIN } from "./delivery-protocol.ts";
 import { checkCell, perSecond, type ThroughputResult } from "./delivery-report.ts";

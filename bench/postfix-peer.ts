@@ -15,6 +15,7 @@ import { createConnection } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { freePort } from "../test/support/ports.ts";
 
 export interface PostfixPeer {
   /** Where clients submit: smtp://127.0.0.1:<port>. */
@@ -43,18 +44,6 @@ export function postfixPeerUnavailable(): string | undefined {
   }
   return undefined;
 }
-
-const freePort = async (): Promise<number> => {
-  const { createServer } = await import("node:net");
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-};
 
 async function waitForPort(port: number, what: string, limitMs = 30_000): Promise<void> {
   const deadline = Date.now() + limitMs;

@@ -16,14 +16,14 @@
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
-import { createPool, migrate } from "../core/src/db/index.ts";
+import { createPool, migrate } from "@mailroom/core/db";
 import {
   type EmailFilter,
   listEmails,
   purgeExpiredEmails,
   purgeIdempotencyKeys,
-} from "../core/src/emails/index.ts";
+} from "@mailroom/core/emails";
+import pg from "pg";
 import { commandLine, int, mark, ms, writeBenchmarkSection } from "./benchmarks-file.ts";
 import { percentile, perSecond, type ThroughputResult } from "./delivery-report.ts";
 import { type DbCpu, type DeliveryRun, type DeliverySettings, type Setup, setUp } from "./delivery-setup.ts";

@@ -6,9 +6,8 @@
  * than Postgres does this work.
  */
 
-import { createPool, withTransaction } from "../core/src/db/index.ts";
-import { acceptEmails } from "../core/src/emails/accept.ts";
-import { normalizeSendRequest, type SendRequestBody } from "../core/src/emails/send-request.ts";
+import { createPool, withTransaction } from "@mailroom/core/db";
+import { acceptEmails, normalizeSendRequest, type SendRequestBody } from "@mailroom/core/emails";
 import { BATCH_SIZE, email } from "./send-protocol.ts";
 import type { BenchDatabase } from "./send-support.ts";
 

@@ -13,9 +13,9 @@
  */
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
+import { loadConfig } from "@mailroom/core/config";
 import Fastify from "fastify";
 import pg from "pg";
-import { loadConfig } from "../core/src/config/index.ts";
 import type { PhaseStats, ServerCommand, ServerJob, ServerMessage } from "./send-protocol.ts";
 
 const SAMPLE_MS = 100;

@@ -2,12 +2,12 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { startEmbeddedPostgres } from "@mailroom/core/db";
 import pg from "pg";
-import { startEmbeddedPostgres } from "../core/src/db/index.ts";
+import { freePort } from "../test/support/ports.ts";
 
 export interface Child<In, Out extends { type: string }> {
   readonly pid: number | undefined;
@@ -127,16 +127,6 @@ function postgresCpuMs(dataDir: string): number | undefined {
   } catch {
     return undefined;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
 }
 
 /**

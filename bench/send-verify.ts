@@ -1,6 +1,6 @@
 /** Correctness side of bench/send.ts: a verified first request, and the check that every 2xx left its rows. */
 import { request } from "node:https";
-import type { Pool } from "../core/src/db/index.ts";
+import type { Pool } from "@mailroom/core/db";
 import { emailsPerRequest, type LoadReport, type ScenarioKind } from "./send-protocol.ts";
 import type { RowCheck } from "./send-report.ts";
 

@@ -11,13 +11,11 @@
  */
 import { randomBytes } from "node:crypto";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import { Logger, run } from "graphile-worker";
-import { loadConfig } from "../core/src/config/index.ts";
-import { createPool, migrate, startEmbeddedPostgres, withTransaction } from "../core/src/db/index.ts";
+import { loadConfig } from "@mailroom/core/config";
+import { createPool, migrate, startEmbeddedPostgres, withTransaction } from "@mailroom/core/db";
 import {
   createEndpoint,
   createSsrfGuard,
@@ -26,8 +24,10 @@ import {
   emitEvents,
   generateWebhookSecret,
   webhookBody,
-} from "../core/src/webhooks/index.ts";
-import { graphileWorkerOptions } from "../worker/src/runner.ts";
+} from "@mailroom/core/webhooks";
+import { Logger, run } from "graphile-worker";
+import { freePort } from "../test/support/ports.ts";
+import { graphileWorkerOptions } from "../worker/src/lane.ts";
 import { makeWebhookTasks } from "../worker/src/tasks/webhook-deliver.ts";
 import { writeBenchmarkSection } from "./benchmarks-file.ts";
 
@@ -135,16 +135,6 @@ async function benchPosting(secret: string, receiver: Receiver): Promise<{ count
   http.close();
   if (failures > 0) throw new Error(`${failures} deliveries failed`);
   return { count: next, seconds };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
 }
 
 async function withDatabase<T>(fn: (url: string) => Promise<T>): Promise<T> {

@@ -1,6 +1,6 @@
 import { connect } from "node:net";
+import { createKey, revokeKey } from "@mailroom/core/keys";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKey, revokeKey } from "../../core/src/keys/index.ts";
 import { createTestDatabase, type TestDatabase } from "../../test/support/db.ts";
 import { type ApiStack, captureLogs, startApiStack } from "../../test/support/stack.ts";
 

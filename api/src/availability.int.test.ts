@@ -1,7 +1,7 @@
 import { type AddressInfo, createServer, connect as netConnect, type Server, type Socket } from "node:net";
+import { createPool, type Pool } from "@mailroom/core/db";
+import { createKey } from "@mailroom/core/keys";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPool, type Pool } from "../../core/src/db/index.ts";
-import { createKey } from "../../core/src/keys/index.ts";
 import { createTestDatabase, type TestDatabase } from "../../test/support/db.ts";
 import { type ApiStack, startApiStack } from "../../test/support/stack.ts";
 

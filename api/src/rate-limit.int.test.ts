@@ -1,7 +1,7 @@
+import { purgeIdempotencyKeys } from "@mailroom/core/emails";
+import { createKey } from "@mailroom/core/keys";
+import { purgeRateLimitCounters } from "@mailroom/core/limits";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { purgeIdempotencyKeys } from "../../core/src/emails/index.ts";
-import { createKey } from "../../core/src/keys/index.ts";
-import { purgeRateLimitCounters } from "../../core/src/limits/index.ts";
 import { createTestDatabase, type TestDatabase } from "../../test/support/db.ts";
 import { type ApiStack, startApiStack } from "../../test/support/stack.ts";
 

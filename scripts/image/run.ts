@@ -2,7 +2,6 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { readdir, readFile } from "node:fs/promises";
 import https from "node:https";
-import { createServer } from "node:net";
 
 /** `buildah <args>`, resolving with stdout; a non-zero exit rejects with buildah's own message. */
 export function buildah(args: string[]): Promise<string> {
@@ -141,17 +140,6 @@ export async function waitFor(
 }
 
 /** A TCP port free on loopback right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** One HTTPS request trusting only `ca`, with a bearer key and a JSON body. */
 export function httpsJson(

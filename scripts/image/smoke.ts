@@ -8,11 +8,12 @@ import { randomBytes } from "node:crypto";
 import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { startEmbeddedPostgres } from "../../core/src/db/index.ts";
-import { ensureLocalCertificates } from "../../core/src/tls/index.ts";
+import { startEmbeddedPostgres } from "@mailroom/core/db";
+import { ensureLocalCertificates } from "@mailroom/core/tls";
+import { freePort } from "../../test/support/ports.ts";
 import { startSmtpSink } from "../../test/support/smtp-sink.ts";
 import { checkImageContents, findNewerFiles } from "./contents.ts";
-import { buildah, freePort, httpsJson, type Program, startProgram, waitFor } from "./run.ts";
+import { buildah, httpsJson, type Program, startProgram, waitFor } from "./run.ts";
 
 // Default: what `make image` tags, named by the CLI's version.
 const cliManifest = new URL("../../cli/package.json", import.meta.url);

@@ -1,8 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { addSuppressions } from "@mailroom/core/suppressions";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addSuppressions } from "../../core/src/suppressions/index.ts";
 import { until } from "../support/wait.ts";
 import {
   type ConsoleStack,

@@ -1,12 +1,7 @@
+import { deriveVerpKey, getReportOutcome, readVerpAddress, verpAddress } from "@mailroom/core/bounces";
+import { createKey } from "@mailroom/core/keys";
+import { createLogger } from "@mailroom/core/telemetry";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  deriveVerpKey,
-  getReportOutcome,
-  readVerpAddress,
-  verpAddress,
-} from "../../core/src/bounces/index.ts";
-import { createKey } from "../../core/src/keys/index.ts";
-import { createLogger } from "../../core/src/telemetry/index.ts";
 import { type InboundReceiver, startInboundReceiver } from "../../smtp/src/index.ts";
 import { createTestDatabase, type TestDatabase } from "../support/db.ts";
 import { startDnsServer, type TestDnsServer } from "../support/dns-server.ts";

@@ -3,8 +3,8 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { authenticateKey } from "@mailroom/core/keys";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authenticateKey } from "../../core/src/keys/index.ts";
 import { createTestDatabase, type TestDatabase } from "../support/db.ts";
 
 const run = promisify(execFile);

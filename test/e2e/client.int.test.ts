@@ -1,6 +1,6 @@
+import { createKey } from "@mailroom/core/keys";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type components, createMailroomClient } from "../../api/src/client/index.ts";
-import { createKey } from "../../core/src/keys/index.ts";
 import { createTestDatabase, type TestDatabase } from "../support/db.ts";
 import { httpsRequest } from "../support/https.ts";
 import { type ApiStack, startApiStack } from "../support/stack.ts";

@@ -1,9 +1,9 @@
 import { Resolver } from "node:dns/promises";
+import { deriveVerpKey, readVerpAddress } from "@mailroom/core/bounces";
+import { listEvents } from "@mailroom/core/emails";
+import { createKey } from "@mailroom/core/keys";
 import { authenticate } from "mailauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deriveVerpKey, readVerpAddress } from "../../core/src/bounces/index.ts";
-import { listEvents } from "../../core/src/emails/index.ts";
-import { createKey } from "../../core/src/keys/index.ts";
 import { createTestDatabase, type TestDatabase } from "../support/db.ts";
 import { startDnsServer, type TestDnsServer } from "../support/dns-server.ts";
 import { type ReceivedMessage, type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";

@@ -1,6 +1,6 @@
 import { createServer } from "node:net";
+import { createKey } from "@mailroom/core/keys";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKey } from "../../core/src/keys/index.ts";
 import { createTestDatabase, type TestDatabase } from "../support/db.ts";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
 import { type ApiStack, captureLogs, startApiStack, startWorkerStack } from "../support/stack.ts";

@@ -1,6 +1,6 @@
+import { createKey } from "@mailroom/core/keys";
+import { createLogger } from "@mailroom/core/telemetry";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKey } from "../../core/src/keys/index.ts";
-import { createLogger } from "../../core/src/telemetry/index.ts";
 import { type InboundReceiver, startInboundReceiver } from "../../smtp/src/index.ts";
 import { createTestDatabase, type TestDatabase } from "../support/db.ts";
 import { startDnsServer, type TestDnsServer, type ZoneRecord } from "../support/dns-server.ts";

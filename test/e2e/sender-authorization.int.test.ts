@@ -1,6 +1,6 @@
+import { createDomain } from "@mailroom/core/domains";
+import { createKey } from "@mailroom/core/keys";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDomain } from "../../core/src/domains/index.ts";
-import { createKey } from "../../core/src/keys/index.ts";
 import { createTestDatabase, markDomainVerified, type TestDatabase } from "../support/db.ts";
 import { type ApiStack, startApiStack, TEST_KEK } from "../support/stack.ts";
 

@@ -1,11 +1,11 @@
 import { execFile } from "node:child_process";
 import { Resolver } from "node:dns/promises";
 import { promisify } from "node:util";
+import { createKey } from "@mailroom/core/keys";
+import { addSuppressions } from "@mailroom/core/suppressions";
 import { authenticate } from "mailauth";
 import nodemailer from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKey } from "../../core/src/keys/index.ts";
-import { addSuppressions } from "../../core/src/suppressions/index.ts";
 import { createTestDatabase, type TestDatabase } from "../support/db.ts";
 import { startDnsServer, type TestDnsServer } from "../support/dns-server.ts";
 import { type ReceivedMessage, type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";

@@ -1,14 +1,14 @@
 import { createServer } from "node:net";
-import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKey } from "../../core/src/keys/index.ts";
+import { createKey } from "@mailroom/core/keys";
 import {
   createProgramRegistry,
   observeDatabaseState,
   startInternalServer,
   startTracing,
   type Tracing,
-} from "../../core/src/telemetry/index.ts";
+} from "@mailroom/core/telemetry";
+import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/db.ts";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
 import { type ApiStack, captureLogs, startApiStack, startWorkerStack } from "../support/stack.ts";

@@ -1,5 +1,5 @@
+import { createKey } from "@mailroom/core/keys";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKey } from "../../core/src/keys/index.ts";
 import { createTestDatabase, type TestDatabase } from "../support/db.ts";
 import { type ApiStack, startApiStack } from "../support/stack.ts";
 

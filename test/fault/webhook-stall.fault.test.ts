@@ -1,5 +1,5 @@
+import { createEndpoint, createSsrfGuard } from "@mailroom/core/webhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEndpoint, createSsrfGuard } from "../../core/src/webhooks/index.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 import {
   awaitDeliveries,

@@ -1,5 +1,5 @@
+import { loadConfig } from "@mailroom/core/config";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../../core/src/config/index.ts";
 import { findManifest, type Manifest, renderChart, renderChartError } from "./support/helm.ts";
 
 // The bounce receiver (issue 17): off by default; when on, `mailroom smtp` behind port 25 of a Service of its

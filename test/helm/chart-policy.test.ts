@@ -1,5 +1,5 @@
+import { loadConfig } from "@mailroom/core/config";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../core/src/config/index.ts";
 import { findManifest, type Manifest, NAMESPACE, renderChart, renderChartError } from "./support/helm.ts";
 
 // What the chart promises a platform team, asserted on its rendered output: the restricted Pod Security

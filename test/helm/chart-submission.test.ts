@@ -1,6 +1,6 @@
 import { X509Certificate } from "node:crypto";
+import { loadConfig } from "@mailroom/core/config";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../core/src/config/index.ts";
 import { findManifest, type Manifest, NAMESPACE, renderChart } from "./support/helm.ts";
 
 // SMTP submission in the chart (ADR 0019): off by default; on, a Deployment of `mailroom smtp` with only its

@@ -3,15 +3,15 @@ import { copyFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stringify } from "yaml";
 import {
   createApiMetrics,
   createProgramRegistry,
   createWorkerMetrics,
   observeDatabaseState,
   observePool,
-} from "../../core/src/telemetry/index.ts";
+} from "@mailroom/core/telemetry";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stringify } from "yaml";
 import { createOperatorMetrics } from "../../operator/src/runtime/metrics.ts";
 import { findManifest, type Manifest, REPO_ROOT, renderChart } from "./support/helm.ts";
 

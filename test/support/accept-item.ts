@@ -1,5 +1,4 @@
-import type { AcceptRequest } from "../../core/src/emails/accept.ts";
-import type { EmailDraft } from "../../core/src/emails/types.ts";
+import type { AcceptRequest, EmailDraft } from "@mailroom/core/emails";
 
 /** An accept item for `account`'s key with a plain one-recipient draft; `draft` overrides its fields. */
 export function acceptItem(

@@ -1,8 +1,8 @@
+import { loadConfig } from "@mailroom/core/config";
+import { createKey, type Scope } from "@mailroom/core/keys";
+import { createApiMetrics, createLogger } from "@mailroom/core/telemetry";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../../api/src/app.ts";
-import { loadConfig } from "../../core/src/config/index.ts";
-import { createKey, type Scope } from "../../core/src/keys/index.ts";
-import { createApiMetrics, createLogger } from "../../core/src/telemetry/index.ts";
 import type { TestDatabase } from "./db.ts";
 import { TEST_KEK } from "./stack.ts";
 

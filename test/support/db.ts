@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
+import { createPool, type Pool } from "@mailroom/core/db";
+import { createKey } from "@mailroom/core/keys";
 import pg from "pg";
 import { afterAll, beforeAll, inject } from "vitest";
-import { createPool, type Pool } from "../../core/src/db/index.ts";
-import { createKey } from "../../core/src/keys/index.ts";
 
 export interface TestDatabase {
   url: string;

@@ -1,8 +1,8 @@
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { migrate, startEmbeddedPostgres } from "@mailroom/core/db";
 import type { TestProject } from "vitest/node";
-import { migrate, startEmbeddedPostgres } from "../../core/src/db/index.ts";
 import { freePort } from "./ports.ts";
 
 declare module "vitest" {

@@ -8,10 +8,11 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { chmod, chown, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createConnection, createServer } from "node:net";
+import { createConnection } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { freePort } from "./ports.ts";
 
 export interface PostfixRelay {
   /** smtp://127.0.0.1:<port>, for MAILROOM_SMTP_URL. */
@@ -26,17 +27,6 @@ export function postfixUnavailable(): string | undefined {
   if (process.getuid?.() !== 0) return "Postfix needs root (its queue belongs to the postfix user)";
   if (!existsSync("/usr/sbin/postfix")) return "/usr/sbin/postfix is missing: run make system-packages";
   return undefined;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
 }
 
 async function waitForPort(port: number, limitMs = 30_000): Promise<void> {

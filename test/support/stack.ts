@@ -2,11 +2,9 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
-import { afterAll, beforeAll } from "vitest";
-import { type ApiServer, startApiServer } from "../../api/src/index.ts";
-import { deriveVerpKey } from "../../core/src/bounces/index.ts";
-import { type Config, loadConfig } from "../../core/src/config/index.ts";
-import { createKey } from "../../core/src/keys/index.ts";
+import { deriveVerpKey } from "@mailroom/core/bounces";
+import { type Config, loadConfig } from "@mailroom/core/config";
+import { createKey } from "@mailroom/core/keys";
 import {
   type ApiMetrics,
   createApiMetrics,
@@ -14,8 +12,10 @@ import {
   createWorkerMetrics,
   type Logger,
   type WorkerMetrics,
-} from "../../core/src/telemetry/index.ts";
-import { ensureLocalCertificates } from "../../core/src/tls/index.ts";
+} from "@mailroom/core/telemetry";
+import { ensureLocalCertificates } from "@mailroom/core/tls";
+import { afterAll, beforeAll } from "vitest";
+import { type ApiServer, startApiServer } from "../../api/src/index.ts";
 import { createSigner, createTransport } from "../../worker/src/index.ts";
 import { startWorker, type WorkerHandle } from "../../worker/src/runner.ts";
 import { createTestDatabase, type TestDatabase } from "./db.ts";

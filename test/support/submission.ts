@@ -1,15 +1,10 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { type Config, loadConfig } from "../../core/src/config/index.ts";
-import type { Pool } from "../../core/src/db/index.ts";
-import {
-  createLogger,
-  createSmtpMetrics,
-  type Logger,
-  type SmtpMetrics,
-} from "../../core/src/telemetry/index.ts";
-import { ensureLocalCertificates } from "../../core/src/tls/index.ts";
+import { type Config, loadConfig } from "@mailroom/core/config";
+import type { Pool } from "@mailroom/core/db";
+import { createLogger, createSmtpMetrics, type Logger, type SmtpMetrics } from "@mailroom/core/telemetry";
+import { ensureLocalCertificates } from "@mailroom/core/tls";
 import type { SmtpDeps } from "../../smtp/src/deps.ts";
 import { startSubmissionServers } from "../../smtp/src/index.ts";
 import type { TestDatabase } from "./db.ts";

@@ -1,9 +1,9 @@
 // A worker in a process of its own, for tests that must kill one mid-delivery. Configured by environment
 // (DATABASE_URL, MAILROOM_SMTP_URL, …); prints "ready" once it is taking jobs.
-import { deriveVerpKey } from "../../core/src/bounces/index.ts";
-import { loadConfig } from "../../core/src/config/index.ts";
-import { createPool } from "../../core/src/db/index.ts";
-import { createLogger, createWorkerMetrics } from "../../core/src/telemetry/index.ts";
+import { deriveVerpKey } from "@mailroom/core/bounces";
+import { loadConfig } from "@mailroom/core/config";
+import { createPool } from "@mailroom/core/db";
+import { createLogger, createWorkerMetrics } from "@mailroom/core/telemetry";
 import { createSigner, createTransport, startWorker } from "../../worker/src/index.ts";
 import { TEST_KEK } from "./stack.ts";
 

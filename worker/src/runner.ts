@@ -7,8 +7,6 @@ import { makePurgeTask } from "./tasks/purge.ts";
 import { makeRecheckDomainsTask } from "./tasks/recheck-domains.ts";
 import { makeWebhookTasks } from "./tasks/webhook-deliver.ts";
 
-export { graphileWorkerOptions } from "./lane.ts";
-
 export interface WorkerHandle {
   /** True while every lane's runner is running (readiness adds that the database answers). */
   isRunning(): boolean;

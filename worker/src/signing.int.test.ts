@@ -1,6 +1,6 @@
+import { deriveVerpKey, readVerpAddress } from "@mailroom/core/bounces";
+import { createDomain, recordVerification } from "@mailroom/core/domains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deriveVerpKey, readVerpAddress } from "../../core/src/bounces/index.ts";
-import { createDomain, recordVerification } from "../../core/src/domains/index.ts";
 import { createTestDatabase, type TestDatabase } from "../../test/support/db.ts";
 import { createSigner } from "./signing.ts";
 

@@ -746,82 +746,89 @@ export interface components {
             }[];
         };
         EmailSummary: {
-            id?: string;
+            id: string;
             /** @enum {string} */
-            status?: "scheduled" | "queued" | "sending" | "delivered" | "deferred" | "bounced" | "failed" | "canceled";
+            status: "scheduled" | "queued" | "sending" | "delivered" | "deferred" | "bounced" | "failed" | "canceled";
             /**
              * @description The door the email came through: the HTTP API or SMTP submission (ports 587/465)
              * @enum {string}
              */
-            source?: "api" | "smtp";
-            failureReason?: string | null;
-            from?: string;
-            to?: string[];
-            cc?: string[];
-            bcc?: string[];
-            replyTo?: string[];
-            subject?: string;
-            category?: string;
-            tags?: {
-                name?: string;
-                value?: string;
+            source: "api" | "smtp";
+            failureReason: string | null;
+            from: string;
+            to: string[];
+            cc: string[];
+            bcc: string[];
+            replyTo: string[];
+            subject: string;
+            category: string;
+            tags: {
+                name: string;
+                value: string;
             }[];
-            scheduledAt?: string | null;
-            attempts?: number;
-            lastSmtpResponse?: string | null;
-            createdAt?: string;
-            updatedAt?: string;
+            /** Format: date-time */
+            scheduledAt: string | null;
+            attempts: number;
+            lastSmtpResponse: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
         };
         Email: {
-            id?: string;
+            id: string;
             /** @enum {string} */
-            status?: "scheduled" | "queued" | "sending" | "delivered" | "deferred" | "bounced" | "failed" | "canceled";
+            status: "scheduled" | "queued" | "sending" | "delivered" | "deferred" | "bounced" | "failed" | "canceled";
             /**
              * @description The door the email came through: the HTTP API or SMTP submission (ports 587/465)
              * @enum {string}
              */
-            source?: "api" | "smtp";
-            failureReason?: string | null;
-            from?: string;
-            to?: string[];
-            cc?: string[];
-            bcc?: string[];
-            replyTo?: string[];
-            subject?: string;
-            category?: string;
-            tags?: {
-                name?: string;
-                value?: string;
+            source: "api" | "smtp";
+            failureReason: string | null;
+            from: string;
+            to: string[];
+            cc: string[];
+            bcc: string[];
+            replyTo: string[];
+            subject: string;
+            category: string;
+            tags: {
+                name: string;
+                value: string;
             }[];
-            scheduledAt?: string | null;
-            attempts?: number;
-            lastSmtpResponse?: string | null;
-            createdAt?: string;
-            updatedAt?: string;
-            messageIdHeader?: string;
-            html?: string | null;
-            text?: string | null;
-            headers?: {
+            /** Format: date-time */
+            scheduledAt: string | null;
+            attempts: number;
+            lastSmtpResponse: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            messageIdHeader: string;
+            html: string | null;
+            text: string | null;
+            headers: {
                 [key: string]: string;
             };
             /** @description Each recipient's outcome so far, with the next hop's SMTP reply; empty before the first attempt */
-            recipients?: {
-                address?: string;
+            recipients: {
+                address: string;
                 /** @enum {string} */
-                status?: "accepted" | "temporary" | "permanent";
-                code?: number | null;
-                response?: string | null;
+                status: "accepted" | "temporary" | "permanent";
+                code: number | null;
+                response: string | null;
             }[];
-            attachments?: {
-                filename?: string;
-                contentType?: string;
-                contentId?: string | null;
-                size?: number;
+            attachments: {
+                filename: string;
+                contentType: string;
+                contentId: string | null;
+                size: number;
             }[];
-            events?: {
-                type?: string;
-                at?: string;
-                detail?: {
+            events: {
+                type: string;
+                /** Format: date-time */
+                at: string;
+                detail: {
                     [key: string]: unknown;
                 };
             }[];
@@ -949,9 +956,9 @@ export interface components {
              */
             reason: "hard_bounce" | "complaint" | "manual";
             /** @description For a bounce, the receiver's reply; for a complaint, its feedback type; for manual, the note given */
-            detail?: string | null;
+            detail: string | null;
             /** @description The email whose bounce or complaint listed the address */
-            sourceEmailId?: string | null;
+            sourceEmailId: string | null;
             /**
              * Format: date-time
              * @description Since when the address is suppressed
@@ -959,48 +966,60 @@ export interface components {
             createdAt: string;
         };
         WebhookEndpoint: {
-            id?: string;
-            url?: string;
-            events?: string[];
-            description?: string | null;
-            enabled?: boolean;
-            disabledReason?: string | null;
+            id: string;
+            url: string;
+            events: string[];
+            description: string | null;
+            enabled: boolean;
+            disabledReason: string | null;
             /** @enum {string} */
-            managedBy?: "api" | "operator";
-            createdAt?: string;
-            updatedAt?: string;
+            managedBy: "api" | "operator";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
         };
         WebhookDelivery: {
-            id?: string;
-            eventId?: string;
-            eventType?: string;
-            state?: string;
-            attempts?: number;
-            nextAttemptAt?: string | null;
-            lastStatusCode?: number | null;
-            lastError?: string | null;
-            createdAt?: string;
-            deliveredAt?: string | null;
+            id: string;
+            eventId: string;
+            eventType: string;
+            /** @enum {string} */
+            state: "pending" | "succeeded" | "failed";
+            attempts: number;
+            /** Format: date-time */
+            nextAttemptAt: string | null;
+            lastStatusCode: number | null;
+            lastError: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            deliveredAt: string | null;
         };
         WebhookDeliveryDetail: {
-            id?: string;
-            eventId?: string;
-            eventType?: string;
-            state?: string;
-            attempts?: number;
-            nextAttemptAt?: string | null;
-            lastStatusCode?: number | null;
-            lastError?: string | null;
-            createdAt?: string;
-            deliveredAt?: string | null;
-            attemptLog?: {
-                attempt?: number;
-                at?: string;
-                durationMs?: number;
-                statusCode?: number | null;
-                responseExcerpt?: string | null;
-                error?: string | null;
-                nextAttemptAt?: string | null;
+            id: string;
+            eventId: string;
+            eventType: string;
+            /** @enum {string} */
+            state: "pending" | "succeeded" | "failed";
+            attempts: number;
+            /** Format: date-time */
+            nextAttemptAt: string | null;
+            lastStatusCode: number | null;
+            lastError: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            deliveredAt: string | null;
+            attemptLog: {
+                attempt: number;
+                /** Format: date-time */
+                at: string;
+                durationMs: number;
+                statusCode: number | null;
+                responseExcerpt: string | null;
+                error: string | null;
+                /** Format: date-time */
+                nextAttemptAt: string | null;
             }[];
         };
         /** @description The email, plus what the transition adds (e.g. `reason`, `smtpCode`) */
@@ -1486,8 +1505,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data?: components["schemas"]["EmailSummary"][];
-                        hasMore?: boolean;
+                        data: components["schemas"]["EmailSummary"][];
+                        /** @description Another page follows: pass the last id as `after` */
+                        hasMore: boolean;
                     };
                 };
             };
@@ -1954,7 +1974,7 @@ export interface operations {
     listTemplates: {
         parameters: {
             query?: {
-                /** @description 1 to 100, default 20 */
+                /** @description 1-100, default 20 */
                 limit?: string;
                 /** @description The id of the last template of the previous page */
                 after?: string;
@@ -3955,7 +3975,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data?: components["schemas"]["WebhookEndpoint"][];
+                        data: components["schemas"]["WebhookEndpoint"][];
                     };
                 };
             };
@@ -4064,18 +4084,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        id?: string;
-                        url?: string;
-                        events?: string[];
-                        description?: string | null;
-                        enabled?: boolean;
-                        disabledReason?: string | null;
+                        id: string;
+                        url: string;
+                        events: string[];
+                        description: string | null;
+                        enabled: boolean;
+                        disabledReason: string | null;
                         /** @enum {string} */
-                        managedBy?: "api" | "operator";
-                        createdAt?: string;
-                        updatedAt?: string;
+                        managedBy: "api" | "operator";
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
                         /** @description `whsec_…` signing secret, shown only in this answer */
-                        secret?: string;
+                        secret: string;
                     };
                 };
             };
@@ -4183,6 +4205,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The webhook endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -4293,6 +4316,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The webhook endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -4413,6 +4437,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The webhook endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -4570,6 +4595,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The webhook endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -4594,8 +4620,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @description The new `whsec_…` secret, shown only in this answer */
-                        secret?: string;
-                        previousSecretsExpireAt?: string;
+                        secret: string;
+                        /** Format: date-time */
+                        previousSecretsExpireAt: string;
                     };
                 };
             };
@@ -4725,7 +4752,7 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description 1–100, default 50 */
+                /** @description 1-100, default 50 */
                 limit?: string;
                 /** @description Cursor: the last id of the previous page (deliveries come newest first) */
                 after?: string;
@@ -4733,6 +4760,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The webhook endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -4749,9 +4777,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data?: components["schemas"]["WebhookDelivery"][];
+                        data: components["schemas"]["WebhookDelivery"][];
                         /** @description Another page follows: pass the last id as `after` */
-                        hasMore?: boolean;
+                        hasMore: boolean;
                     };
                 };
             };

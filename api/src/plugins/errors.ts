@@ -1,5 +1,6 @@
 import { isDatabaseUnavailable } from "@mailroom/core/db";
 import { type ErrorCode, isMailroomError, MailroomError } from "@mailroom/core/errors";
+import type { ErrorObject } from "ajv";
 import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
 
 /** The one place where domain error codes become HTTP statuses. */
@@ -35,28 +36,26 @@ export function sendError(reply: FastifyReply, error: MailroomError): FastifyRep
   return reply.code(status).type("application/json").send({ error: error.code, message: error.message });
 }
 
-function fieldOf(error: FastifyError): string {
-  const first = error.validation?.[0];
-  if (!first) return "body";
-  const missing = (first.params as { missingProperty?: string }).missingProperty;
-  const extra = (first.params as { additionalProperty?: string }).additionalProperty;
-  const path = first.instancePath
+/**
+ * The one wording of a schema failure, for the route validator and the batch's per-item validator alike:
+ * `field: problem`, the field as a client writes it (`to[0]`, `template.variables`).
+ */
+export function describeSchemaError(error: ErrorObject | undefined): string {
+  if (!error) return "body: is invalid";
+  const params = error.params as { missingProperty?: string; additionalProperty?: string };
+  const path = error.instancePath
     .split("/")
     .filter(Boolean)
     .map((part, i) => (/^\d+$/.test(part) ? `[${part}]` : i === 0 ? part : `.${part}`))
     .join("");
-  const leaf = missing ?? extra;
-  if (leaf) return path ? `${path}.${leaf}` : leaf;
-  return path || "body";
-}
-
-function describe(error: FastifyError): string {
-  const first = error.validation?.[0];
-  if (!first) return error.message;
-  const params = first.params as { missingProperty?: string; additionalProperty?: string };
-  if (params.missingProperty) return "is required";
-  if (params.additionalProperty) return "is not a known field";
-  return first.message ?? "is invalid";
+  const leaf = params.missingProperty ?? params.additionalProperty;
+  const field = leaf ? (path ? `${path}.${leaf}` : leaf) : path || "body";
+  const problem = params.missingProperty
+    ? "is required"
+    : params.additionalProperty
+      ? "is not a known field"
+      : (error.message ?? "is invalid");
+  return `${field}: ${problem}`;
 }
 
 /**
@@ -67,7 +66,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (isMailroomError(error)) return sendError(reply, error);
     if (error.validation) {
-      return sendError(reply, new MailroomError("validation_error", `${fieldOf(error)}: ${describe(error)}`));
+      return sendError(
+        reply,
+        new MailroomError("validation_error", describeSchemaError(error.validation[0])),
+      );
     }
     if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
       return sendError(

@@ -35,3 +35,13 @@ export function newId(): string {
   }
   return v7({ random, msecs: state.msecs, seq: state.seq });
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Whether a caller-given id can be a row id (a UUID). Anything else names no row, and must not reach a
+ * `uuid` cast, where Postgres would fail the statement (a 500) instead of finding nothing.
+ */
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}

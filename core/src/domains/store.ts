@@ -1,7 +1,7 @@
 import { createPrivateKey, randomUUID } from "node:crypto";
-import type { DatabaseError } from "pg";
 import type { Pool, PoolClient, Queryable } from "../db/pool.ts";
 import { withTransaction } from "../db/pool.ts";
+import { isUniqueViolation } from "../db/unique-violation.ts";
 import { MailroomError } from "../errors/index.ts";
 import { emitEvents } from "../webhooks/outbox.ts";
 import { decryptSecret, encryptSecret } from "./crypto.ts";
@@ -88,7 +88,7 @@ export async function createDomain(pool: Pool, kek: Buffer, input: CreateDomainI
       }
     });
   } catch (error) {
-    if ((error as DatabaseError).code === "23505") {
+    if (isUniqueViolation(error)) {
       throw new MailroomError("conflict", `The domain ${name} already exists in this account.`, {
         cause: error,
       });
@@ -215,7 +215,7 @@ export async function recordVerification(
       try {
         await setDomainStatus(client, domainId, status, null, now, next);
       } catch (error) {
-        if ((error as DatabaseError).code !== "23505") throw error;
+        if (!isUniqueViolation(error)) throw error;
         await client.query("rollback to savepoint claim");
         final = "failed";
         reason = CLAIMED_ELSEWHERE;

@@ -14,9 +14,10 @@ export {
   recordAttempts,
   retryDelaySeconds,
 } from "./delivery.ts";
+export { type EmailDetail, getEmailDetail } from "./detail.ts";
 export { appendEvents, listEvents } from "./events.ts";
 export { type AcceptQueue, type AcceptQueueOptions, createAcceptQueue } from "./group-commit.ts";
-export { cancelEmail, type EmailFilter, isEmailId, listEmails, rescheduleEmail } from "./log.ts";
+export { cancelEmail, type EmailFilter, listEmails, rescheduleEmail } from "./log.ts";
 export {
   failUnsentEmailsOfKey,
   getEmail,

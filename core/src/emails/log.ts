@@ -19,9 +19,6 @@ export interface EmailFilter {
   limit: number;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isEmailId = (value: string) => UUID.test(value);
-
 /**
  * How far an email's id time (the clock of the pod that accepted it) may be from its created_at (the
  * database's clock) for a time-range filter to still find it: the range is searched as an id range widened

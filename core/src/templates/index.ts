@@ -6,7 +6,6 @@ export {
   renderContent,
 } from "./render.ts";
 export { renderTemplateForSend, type TemplateRef } from "./render-for-send.ts";
-export { isTemplateId } from "./rows.ts";
 export {
   createTemplate,
   deleteTemplate,

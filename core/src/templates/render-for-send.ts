@@ -1,7 +1,8 @@
+import { isUuid } from "../db/ids.ts";
 import type { Queryable } from "../db/pool.ts";
 import { MailroomError } from "../errors/index.ts";
 import { renderContent } from "./render.ts";
-import { isTemplateId, type TemplateVersionRow, toTemplateVersion, VERSION_COLUMNS } from "./rows.ts";
+import { type TemplateVersionRow, toTemplateVersion, VERSION_COLUMNS } from "./rows.ts";
 import type { RenderedTemplate } from "./types.ts";
 
 /** How a send (or a preview) names a template: by id or by name, optionally a version, with its variables. */
@@ -40,7 +41,7 @@ export async function renderTemplateForSend(
       "not_found",
       `No template ${byId ? "with id" : "named"} ${byId ? ref.id : ref.name}${ref.version ? ` version ${ref.version}` : ""}.`,
     );
-  if (byId && !isTemplateId(ref.id ?? "")) throw notFound();
+  if (byId && !isUuid(ref.id ?? "")) throw notFound();
   const { rows } = await db.query<TemplateVersionRow>(
     `select ${VERSION_COLUMNS.split(", ")
       .map((column) => `v.${column}`)

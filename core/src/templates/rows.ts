@@ -50,10 +50,3 @@ export function toTemplateVersion(row: TemplateVersionRow): TemplateVersion {
     createdAt: row.created_at,
   };
 }
-
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A template id is a UUID; anything else names no template (and must not reach a `uuid` cast). */
-export function isTemplateId(value: string): boolean {
-  return UUID_PATTERN.test(value);
-}

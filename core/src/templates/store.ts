@@ -1,12 +1,12 @@
 import canonicalize from "canonicalize";
-import type { DatabaseError } from "pg";
 import { v7 as uuidv7 } from "uuid";
+import { isUuid } from "../db/ids.ts";
 import type { Pool, PoolClient, Queryable } from "../db/pool.ts";
 import { withTransaction } from "../db/pool.ts";
+import { isUniqueViolation } from "../db/unique-violation.ts";
 import { MailroomError } from "../errors/index.ts";
 import { checkTemplateContent } from "./render.ts";
 import {
-  isTemplateId,
   TEMPLATE_COLUMNS,
   type TemplateRow,
   type TemplateVersionRow,
@@ -45,8 +45,6 @@ function nameTaken(name: string, error: unknown): MailroomError {
     cause: error,
   });
 }
-
-const isUniqueViolation = (error: unknown) => (error as DatabaseError).code === "23505";
 
 async function insertVersion(
   client: PoolClient,
@@ -129,8 +127,7 @@ export async function listTemplates(
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_LIMIT) {
     throw invalid(`limit: an integer from 1 to ${MAX_PAGE_LIMIT}`);
   }
-  if (options.after !== undefined && !isTemplateId(options.after))
-    throw invalid("after: must be a template id");
+  if (options.after !== undefined && !isUuid(options.after)) throw invalid("after: must be a template id");
   const { rows } = await db.query<TemplateRow>(
     `select ${TEMPLATE_COLUMNS} from templates
      where account = $1 and ($2::uuid is null or id < $2::uuid)
@@ -146,7 +143,7 @@ export async function getTemplate(
   account: string,
   id: string,
 ): Promise<TemplateRecord | undefined> {
-  if (!isTemplateId(id)) return undefined;
+  if (!isUuid(id)) return undefined;
   const { rows } = await db.query<TemplateRow>(
     `select ${TEMPLATE_COLUMNS} from templates where id = $1 and account = $2`,
     [id, account],
@@ -174,7 +171,7 @@ export async function getTemplateVersion(
   id: string,
   version: number,
 ): Promise<TemplateVersion | undefined> {
-  if (!isTemplateId(id) || !Number.isInteger(version)) return undefined;
+  if (!isUuid(id) || !Number.isInteger(version)) return undefined;
   const { rows } = await db.query<TemplateVersionRow>(
     `select ${VERSION_COLUMNS} from template_versions
      where template_id = (select id from templates where id = $1 and account = $2) and version = $3`,
@@ -193,7 +190,7 @@ export interface TemplateTarget {
 async function lockTemplate(client: PoolClient, target: TemplateTarget): Promise<TemplateRow> {
   const { rows } = await client.query<TemplateRow>(
     `select ${TEMPLATE_COLUMNS} from templates where id = $1 and account = $2 for update`,
-    [isTemplateId(target.id) ? target.id : null, target.account],
+    [isUuid(target.id) ? target.id : null, target.account],
   );
   const row = rows[0];
   if (!row) throw new MailroomError("not_found", "No template with this id.");

@@ -1,11 +1,10 @@
+import { isUuid } from "../db/ids.ts";
 import type { Pool, Queryable } from "../db/pool.ts";
 import { withTransaction } from "../db/pool.ts";
 import { MailroomError } from "../errors/index.ts";
 import { enqueueStreamWakeups } from "../jobs/index.ts";
 import { getEndpoint } from "./store.ts";
 import type { DeliveryState, LastAttempt, WebhookAttempt, WebhookDelivery } from "./types.ts";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface DeliveryRow {
   id: string;
@@ -54,7 +53,7 @@ export async function listDeliveries(
   options: { limit?: number; after?: string; state?: DeliveryState } = {},
 ): Promise<{ data: WebhookDelivery[]; hasMore: boolean }> {
   await getEndpoint(db, account, endpointId);
-  if (options.after !== undefined && !UUID.test(options.after)) {
+  if (options.after !== undefined && !isUuid(options.after)) {
     throw new MailroomError("validation_error", "after: not a delivery id");
   }
   const limit = options.limit ?? 50;
@@ -76,7 +75,7 @@ export async function getDelivery(
   deliveryId: string,
 ): Promise<{ delivery: WebhookDelivery; attempts: WebhookAttempt[] }> {
   await getEndpoint(db, account, endpointId);
-  if (!UUID.test(deliveryId)) throw notFound();
+  if (!isUuid(deliveryId)) throw notFound();
   const { rows } = await db.query<DeliveryRow>(`${SELECT} where d.endpoint_id = $1 and d.id = $2`, [
     endpointId,
     deliveryId,
@@ -153,7 +152,7 @@ export async function replayDelivery(
   if (!endpoint.enabled) {
     throw new MailroomError("conflict", "This webhook endpoint is disabled; enable it before replaying.");
   }
-  if (!UUID.test(deliveryId)) throw notFound();
+  if (!isUuid(deliveryId)) throw notFound();
   return withTransaction(pool, async (client) => {
     const { rows } = await client.query<{ stream: string }>(
       `update webhook_deliveries

@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { v7 as uuidv7 } from "uuid";
+import { isUuid } from "../db/ids.ts";
 import type { Queryable } from "../db/pool.ts";
 import { MailroomError } from "../errors/index.ts";
 import { generateWebhookSecret } from "./sign.ts";
@@ -14,7 +15,6 @@ import { type EndpointManager, WEBHOOK_EVENT_TYPES, type WebhookEndpoint } from 
 
 const COLUMNS = `id, account, name, url, event_types, description, enabled, disabled_reason, managed_by,
                  created_at, updated_at`;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** How long the previous secrets keep signing after a rotation, by default. */
 export const DEFAULT_ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
@@ -153,7 +153,7 @@ export async function listEndpoints(db: Queryable, account: string): Promise<Web
 
 /** One endpoint of the account; another account's id is `not_found`, exactly like an unknown one. */
 export async function getEndpoint(db: Queryable, account: string, id: string): Promise<WebhookEndpoint> {
-  if (!UUID.test(id)) throw notFound();
+  if (!isUuid(id)) throw notFound();
   const { rows } = await db.query<EndpointRow>(
     `select ${COLUMNS} from webhook_endpoints where account = $1 and id = $2`,
     [account, id],

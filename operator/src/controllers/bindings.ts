@@ -2,7 +2,7 @@
  * SQL of operator_bindings (core/migrations/0009_operator.sql): which custom resource made which row. The
  * operator owns this table, so its SQL lives with the operator's controllers.
  */
-import type { Queryable } from "@mailroom/core/db";
+import { isUniqueViolation, type Queryable } from "@mailroom/core/db";
 import type { MailroomKind } from "../crds/index.ts";
 
 export interface Binding {
@@ -75,7 +75,7 @@ export async function putBinding(db: Queryable, binding: Omit<Binding, "kind"> &
     );
     return true;
   } catch (error) {
-    if ((error as { code?: string }).code === "23505" && binding.claim !== null) return false;
+    if (isUniqueViolation(error) && binding.claim !== null) return false;
     throw error;
   }
 }

@@ -1,6 +1,6 @@
+import { createKey, revokeKey } from "@mailroom/core/keys";
 import nodemailer from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKey, revokeKey } from "../../../core/src/keys/index.ts";
 import { createTestDatabase, type TestDatabase } from "../../../test/support/db.ts";
 import { RawSmtpClient } from "../../../test/support/smtp-client.ts";
 import { type SubmissionStack, startSubmissionStack } from "../../../test/support/submission.ts";

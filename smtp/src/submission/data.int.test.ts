@@ -1,8 +1,8 @@
+import { createPool, type Pool } from "@mailroom/core/db";
+import { createKey } from "@mailroom/core/keys";
 import nodemailer from "nodemailer";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPool, type Pool } from "../../../core/src/db/index.ts";
-import { createKey } from "../../../core/src/keys/index.ts";
 import { createTestDatabase, type TestDatabase } from "../../../test/support/db.ts";
 import { RawSmtpClient } from "../../../test/support/smtp-client.ts";
 import { type SubmissionStack, startSubmissionStack } from "../../../test/support/submission.ts";

@@ -1,21 +1,10 @@
 import { readFileSync } from "node:fs";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { migrate, startEmbeddedPostgres } from "@mailroom/core/db";
 import pg from "pg";
-import { migrate, startEmbeddedPostgres } from "../../../core/src/db/index.ts";
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
+import { freePort } from "../../support/ports.ts";
 
 /** A Postgres of the fault run's own, so that one fault can kill it without touching the other tests' server. */
 export interface FaultCluster {

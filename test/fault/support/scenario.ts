@@ -1,9 +1,9 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { createKey } from "@mailroom/core/keys";
+import { ensureLocalCertificates } from "@mailroom/core/tls";
 import type pg from "pg";
-import { createKey } from "../../../core/src/keys/index.ts";
-import { ensureLocalCertificates } from "../../../core/src/tls/index.ts";
 import { httpsRequest } from "../../support/https.ts";
 import { type SmtpSink, startSmtpSink } from "../../support/smtp-sink.ts";
 import { TEST_KEK } from "../../support/stack.ts";

@@ -1,5 +1,5 @@
+import { buildDnsRecords, type DomainRecord } from "@mailroom/core/domains";
 import { describe, expect, it } from "vitest";
-import { buildDnsRecords, type DomainRecord } from "../../../../core/src/domains/index.ts";
 import { dnsEndpointRecords } from "./dns.ts";
 
 function domainWith(options: Parameters<typeof buildDnsRecords>[3]): DomainRecord {

@@ -1,11 +1,11 @@
 import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { loadConfig } from "@mailroom/core/config";
+import { newInboxMessageId } from "@mailroom/core/dev-inbox";
+import { createApiMetrics, createLogger } from "@mailroom/core/telemetry";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../../../../core/src/config/index.ts";
-import { newInboxMessageId } from "../../../../../core/src/dev-inbox/index.ts";
-import { createApiMetrics, createLogger } from "../../../../../core/src/telemetry/index.ts";
 import { injectAs, keyFor, startTestApp } from "../../../../../test/support/app.ts";
 import { createTestDatabase, type TestDatabase } from "../../../../../test/support/db.ts";
 import { TEST_KEK } from "../../../../../test/support/stack.ts";

@@ -7,42 +7,39 @@ import {
 } from "@mailroom/core/dev-inbox";
 import { MailroomError } from "@mailroom/core/errors";
 import type { FastifyInstance } from "fastify";
-import { errorSchema } from "../send/schema.ts";
+import { type ApiTypeProvider, errorResponses as errors, noContentResponses } from "../../../schemas.ts";
 import {
   attachmentParamsSchema,
+  inboxListSchema,
   inboxMessageSchema,
-  inboxSummarySchema,
   listQuerySchema,
   messageParamsSchema,
 } from "./schema.ts";
 
-const errors = { "4xx": errorSchema, "5xx": errorSchema };
 const notFound = (id: string) => new MailroomError("not_found", `No captured message ${id}.`);
 
 /**
  * /v1/dev-inbox (scope `send`): the mail a local run captured instead of delivering, for the console's dev
  * inbox. Registered only by `mailroom run` (`devInboxDir`); anywhere else the routes do not exist (404).
  */
-export function devInboxRoutes(app: FastifyInstance, dir: string): void {
+export function devInboxRoutes(parent: FastifyInstance, dir: string): void {
+  const app = parent.withTypeProvider<ApiTypeProvider>();
   const config = { scope: "send" as const };
 
-  app.get<{ Querystring: { limit?: string } }>(
+  app.get(
     "/v1/dev-inbox/messages",
     {
       config,
       schema: {
         summary: "List captured messages, newest first (local runs only)",
         querystring: listQuerySchema,
-        response: {
-          200: { type: "object", properties: { data: { type: "array", items: inboxSummarySchema } } },
-          ...errors,
-        },
+        response: { 200: inboxListSchema, ...errors },
       },
     },
     async (request) => ({ data: await listInbox(dir, Number(request.query.limit ?? 50)) }),
   );
 
-  app.get<{ Params: { id: string } }>(
+  app.get(
     "/v1/dev-inbox/messages/:id",
     {
       config,
@@ -59,7 +56,8 @@ export function devInboxRoutes(app: FastifyInstance, dir: string): void {
     },
   );
 
-  app.get<{ Params: { id: string } }>(
+  // The raw message and attachments are bytes, not JSON: their routes are typed by hand, not by a schema.
+  parent.get<{ Params: { id: string } }>(
     "/v1/dev-inbox/messages/:id/raw",
     {
       config,
@@ -80,7 +78,7 @@ export function devInboxRoutes(app: FastifyInstance, dir: string): void {
     },
   );
 
-  app.get<{ Params: { id: string; index: string } }>(
+  parent.get<{ Params: { id: string; index: string } }>(
     "/v1/dev-inbox/messages/:id/attachments/:index",
     {
       config,
@@ -109,11 +107,14 @@ export function devInboxRoutes(app: FastifyInstance, dir: string): void {
 
   app.delete(
     "/v1/dev-inbox/messages",
-    { config, schema: { summary: "Delete every captured message (local runs only)", response: errors } },
+    {
+      config,
+      schema: { summary: "Delete every captured message (local runs only)", response: noContentResponses },
+    },
     async (request, reply) => {
       const deleted = await clearInbox(dir);
       request.log.info({ deleted }, "dev inbox cleared");
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 }

@@ -1,4 +1,5 @@
 /** JSON schemas of the dev-inbox routes: they validate, serialise and document (OpenAPI) at once. */
+import { pageLimitSchema, timestamp } from "../../../schemas.ts";
 
 const summaryProperties = {
   id: { type: "string", description: "The message's id in the inbox (its file name without `.eml`)" },
@@ -6,30 +7,47 @@ const summaryProperties = {
   to: { type: "array", items: { type: "string" }, description: "To and Cc, as the headers name them" },
   subject: { type: "string" },
   date: { type: ["string", "null"], description: "The Date header, when it parses" },
-  receivedAt: { type: "string", format: "date-time" },
+  receivedAt: timestamp,
   size: { type: "integer", description: "Bytes, as received" },
 } as const;
 
-export const inboxSummarySchema = {
+const inboxSummarySchema = {
   type: "object",
-  required: Object.keys(summaryProperties),
+  additionalProperties: false,
+  required: ["id", "from", "to", "subject", "date", "receivedAt", "size"],
   properties: summaryProperties,
+} as const;
+
+export const inboxListSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["data"],
+  properties: { data: { type: "array", items: inboxSummarySchema } },
 } as const;
 
 export const inboxMessageSchema = {
   type: "object",
+  additionalProperties: false,
+  required: [...inboxSummarySchema.required, "html", "text", "headers", "attachments"],
   properties: {
     ...summaryProperties,
     html: { type: ["string", "null"] },
     text: { type: ["string", "null"] },
     headers: {
       type: "array",
-      items: { type: "object", properties: { name: { type: "string" }, value: { type: "string" } } },
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["name", "value"],
+        properties: { name: { type: "string" }, value: { type: "string" } },
+      },
     },
     attachments: {
       type: "array",
       items: {
         type: "object",
+        additionalProperties: false,
+        required: ["index", "filename", "contentType", "size"],
         properties: {
           index: { type: "integer" },
           filename: { type: "string" },
@@ -44,7 +62,7 @@ export const inboxMessageSchema = {
 export const listQuerySchema = {
   type: "object",
   additionalProperties: false,
-  properties: { limit: { type: "string", pattern: "^(100|[1-9][0-9]?)$", description: "1-100, default 50" } },
+  properties: { limit: pageLimitSchema(50) },
 } as const;
 
 const id = {

@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   dkimTxtValue,
   generateDkimKey,
   getDomain,
   loadSigningKeys,
   splitTxtValue,
-} from "../../../../../core/src/domains/index.ts";
-import { createKey, revokeKey } from "../../../../../core/src/keys/index.ts";
-import { createEndpoint } from "../../../../../core/src/webhooks/index.ts";
+} from "@mailroom/core/domains";
+import { createKey, revokeKey } from "@mailroom/core/keys";
+import { createEndpoint } from "@mailroom/core/webhooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../../../test/support/db.ts";
 import {
   startDnsServer,

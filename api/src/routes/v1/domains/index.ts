@@ -1,6 +1,5 @@
 import {
   createDomain,
-  type DkimAlgorithm,
   type DomainRecord,
   deleteDomain,
   getDomain,
@@ -11,9 +10,9 @@ import {
   zoneFileData,
 } from "@mailroom/core/domains";
 import { MailroomError } from "@mailroom/core/errors";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { ApiDeps } from "../../../deps.ts";
-import { errorSchema } from "../send/schema.ts";
+import { type ApiTypeProvider, errorResponses as errors, noContentResponses } from "../../../schemas.ts";
 import { createDomainBodySchema, domainListSchema, domainParamsSchema, domainSchema } from "./schema.ts";
 
 // Per try and server; with two tries a dead resolver answers temporary_failure within a few seconds, short
@@ -22,55 +21,36 @@ const DNS_TIMEOUT_MS = 2_000;
 // The TTL suggested in the zone-file line: short enough that a correction propagates within the hour.
 const ZONE_FILE_TTL = 3600;
 
-type DomainParams = { domain: string };
-
-const errors = { "4xx": errorSchema, "5xx": errorSchema };
-
 const notFound = (name: string) => new MailroomError("not_found", `No domain ${name} in this account.`);
 
-/** A domain as the API shows it: public key halves only, each record also as strings and a zone-file line. */
-function presentDomain(domain: DomainRecord) {
-  return {
-    id: domain.id,
-    name: domain.name,
-    status: domain.status,
-    statusReason: domain.statusReason,
-    returnPathDomain: domain.returnPathDomain,
-    createdAt: domain.createdAt.toISOString(),
-    lastCheckedAt: domain.lastCheckedAt?.toISOString() ?? null,
-    verifiedAt: domain.verifiedAt?.toISOString() ?? null,
-    nextCheckAt: domain.nextCheckAt.toISOString(),
-    dkimKeys: domain.dkimKeys.map((key) => ({
-      selector: key.selector,
-      algorithm: key.algorithm,
-      publicKey: key.publicKey,
-      createdAt: key.createdAt.toISOString(),
-    })),
-    records: domain.records.map((record) => ({
-      purpose: record.purpose,
-      type: record.type,
-      name: record.name,
-      value: record.value,
-      strings: record.strings,
-      zoneFileLine: `${record.name}. ${ZONE_FILE_TTL} IN ${record.type} ${zoneFileData(record)}`,
-      required: record.required,
-      status: record.status,
-      reason: record.reason,
-      lastCheckedAt: record.lastCheckedAt?.toISOString() ?? null,
-    })),
-  };
-}
+/** A domain as the API shows it (the schema keeps public key halves only): each record also as a zone-file line. */
+const presentDomain = (domain: DomainRecord) => ({
+  ...domain,
+  records: domain.records.map((record) => ({
+    ...record,
+    zoneFileLine: `${record.name}. ${ZONE_FILE_TTL} IN ${record.type} ${zoneFileData(record)}`,
+  })),
+});
 
 /**
  * /v1/domains: sending domains, their DKIM keys and DNS records, and verification. Scope `domains`.
  * A `:domain` that cannot be a domain name is a 400 (normalizeDomainName throws), not a 404, so a caller
  * learns that its input is wrong rather than that something is missing.
  */
-export function domainRoutes(app: FastifyInstance, deps: ApiDeps): void {
+export function domainRoutes(parent: FastifyInstance, deps: ApiDeps): void {
+  const app = parent.withTypeProvider<ApiTypeProvider>();
   const config = { scope: "domains" as const };
   const lookup = makeTxtLookup({ servers: deps.config.dns.servers, timeoutMs: DNS_TIMEOUT_MS });
 
-  app.post<{ Body: { name: string; algorithms?: DkimAlgorithm[] } }>(
+  /** The account's domain named in the path, or 404 (another account's domain is indistinguishable). */
+  const domainOf = async (account: string, param: string) => {
+    const name = normalizeDomainName(param);
+    const domain = await getDomain(deps.pool, account, name);
+    if (!domain) throw notFound(name);
+    return domain;
+  };
+
+  app.post(
     "/v1/domains",
     {
       config,
@@ -81,10 +61,11 @@ export function domainRoutes(app: FastifyInstance, deps: ApiDeps): void {
       },
     },
     async (request, reply) => {
+      const { name, algorithms } = request.body;
       const domain = await createDomain(deps.pool, deps.kek, {
         account: request.apiKey.account,
-        name: request.body.name,
-        ...(request.body.algorithms ? { algorithms: request.body.algorithms } : {}),
+        name,
+        ...(algorithms ? { algorithms } : {}),
         records: deps.config.dnsRecords,
       });
       request.log.info({ domainId: domain.id }, "domain created");
@@ -101,15 +82,7 @@ export function domainRoutes(app: FastifyInstance, deps: ApiDeps): void {
     async (request) => ({ data: (await listDomains(deps.pool, request.apiKey.account)).map(presentDomain) }),
   );
 
-  /** The account's domain named in the path, or 404 (another account's domain is indistinguishable). */
-  const domainOf = async (request: FastifyRequest<{ Params: DomainParams }>) => {
-    const name = normalizeDomainName(request.params.domain);
-    const domain = await getDomain(deps.pool, request.apiKey.account, name);
-    if (!domain) throw notFound(name);
-    return domain;
-  };
-
-  app.get<{ Params: DomainParams }>(
+  app.get(
     "/v1/domains/:domain",
     {
       config,
@@ -119,10 +92,10 @@ export function domainRoutes(app: FastifyInstance, deps: ApiDeps): void {
         response: { 200: domainSchema, ...errors },
       },
     },
-    async (request) => presentDomain(await domainOf(request)),
+    async (request) => presentDomain(await domainOf(request.apiKey.account, request.params.domain)),
   );
 
-  app.post<{ Params: DomainParams }>(
+  app.post(
     "/v1/domains/:domain/verify",
     {
       config,
@@ -133,7 +106,7 @@ export function domainRoutes(app: FastifyInstance, deps: ApiDeps): void {
       },
     },
     async (request) => {
-      const domain = await domainOf(request);
+      const domain = await domainOf(request.apiKey.account, request.params.domain);
       // The outcome (and any domain.verified/failed event) is stored by verifyDomain in one transaction.
       const outcome = await verifyDomain({ db: deps.pool, lookup, records: deps.config.dnsRecords }, domain);
       if (!outcome) throw notFound(domain.name);
@@ -142,17 +115,21 @@ export function domainRoutes(app: FastifyInstance, deps: ApiDeps): void {
     },
   );
 
-  app.delete<{ Params: DomainParams }>(
+  app.delete(
     "/v1/domains/:domain",
     {
       config,
-      schema: { summary: "Delete a domain and its keys", params: domainParamsSchema, response: errors },
+      schema: {
+        summary: "Delete a domain and its keys",
+        params: domainParamsSchema,
+        response: noContentResponses,
+      },
     },
     async (request, reply) => {
       const name = normalizeDomainName(request.params.domain);
       if (!(await deleteDomain(deps.pool, request.apiKey.account, name))) throw notFound(name);
       request.log.info({ name }, "domain deleted");
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 }

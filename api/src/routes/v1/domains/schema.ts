@@ -1,8 +1,7 @@
 /** JSON schemas of the domain routes: they validate, serialise and document (OpenAPI) at once. */
 import { DKIM_ALGORITHMS, VERIFICATION_STATUSES } from "@mailroom/core/domains";
+import { nullableTimestamp, timestamp } from "../../../schemas.ts";
 
-const timestamp = { type: "string", format: "date-time" } as const;
-const nullableTimestamp = { type: ["string", "null"], format: "date-time" } as const;
 const status = { type: "string", enum: [...VERIFICATION_STATUSES] } as const;
 
 export const createDomainBodySchema = {
@@ -36,6 +35,7 @@ export const domainParamsSchema = {
 
 const recordSchema = {
   type: "object",
+  additionalProperties: false,
   required: ["purpose", "type", "name", "value", "strings", "zoneFileLine", "required", "status"],
   properties: {
     purpose: {
@@ -67,6 +67,7 @@ const recordSchema = {
 
 export const domainSchema = {
   type: "object",
+  additionalProperties: false,
   required: ["id", "name", "status", "returnPathDomain", "createdAt", "dkimKeys", "records"],
   properties: {
     id: { type: "string" },
@@ -86,6 +87,7 @@ export const domainSchema = {
       description: "Public halves only; private keys never leave Mailroom",
       items: {
         type: "object",
+        additionalProperties: false,
         required: ["selector", "algorithm", "publicKey", "createdAt"],
         properties: {
           selector: { type: "string" },
@@ -101,6 +103,7 @@ export const domainSchema = {
 
 export const domainListSchema = {
   type: "object",
+  additionalProperties: false,
   required: ["data"],
   properties: { data: { type: "array", items: domainSchema } },
 } as const;

@@ -1,5 +1,5 @@
+import { createKey } from "@mailroom/core/keys";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKey } from "../../../../../core/src/keys/index.ts";
 import { createTestDatabase, type TestDatabase } from "../../../../../test/support/db.ts";
 import { type SmtpSink, startSmtpSink } from "../../../../../test/support/smtp-sink.ts";
 import { type ApiStack, startApiStack, startWorkerStack } from "../../../../../test/support/stack.ts";
@@ -122,6 +122,32 @@ describe("email log", () => {
     });
     expect(patched.status).toBe(404);
     expect((await api.request("GET", "/v1/emails/not-a-uuid", { key })).status).toBe(404);
+  });
+
+  it("answers only the documented fields, with dates in RFC 3339 (the route hands its core record over whole)", async () => {
+    const id = await send({
+      scheduledAt: inMinutes(30),
+      attachments: [{ filename: "a.txt", content: "aGk=" }],
+    });
+    const internal = ["account", "apiKeyId", "fromAddress", "recipientResults"];
+    const iso = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+    const detail = await api.request("GET", `/v1/emails/${id}`, { key });
+    expect(detail.status, detail.text).toBe(200);
+    for (const field of internal) expect(Object.keys(detail.json), field).not.toContain(field);
+    expect(detail.json.scheduledAt).toMatch(iso);
+    expect(detail.json.createdAt).toMatch(iso);
+    expect(detail.json.attachments).toEqual([
+      { filename: "a.txt", contentType: "application/octet-stream", contentId: null, size: 2 },
+    ]);
+    expect((detail.json.events as Array<{ at: string }>)[0]?.at).toMatch(iso);
+    const listed = await api.request("GET", "/v1/emails?limit=1", { key });
+    const first = (listed.json.data as Array<Record<string, unknown>>)[0] ?? {};
+    for (const field of [...internal, "html", "events"])
+      expect(Object.keys(first), field).not.toContain(field);
+    expect(first.updatedAt).toMatch(iso);
+    const canceled = await api.request("POST", `/v1/emails/${id}/cancel`, { key });
+    expect(canceled.json.status).toBe("canceled");
+    for (const field of internal) expect(Object.keys(canceled.json), field).not.toContain(field);
   });
 
   it("needs the send scope", async () => {

@@ -1,11 +1,8 @@
+import { isUuid } from "@mailroom/core/db";
 import {
   cancelEmail,
-  type EmailStatus,
-  getEmail,
-  isEmailId,
+  getEmailDetail,
   listEmails,
-  listEvents,
-  loadAttachments,
   parseAddress,
   rescheduleEmail,
   validateScheduledAt,
@@ -13,27 +10,15 @@ import {
 import { MailroomError } from "@mailroom/core/errors";
 import type { FastifyInstance } from "fastify";
 import type { ApiDeps } from "../../../deps.ts";
-import { errorSchema } from "../send/schema.ts";
-import { presentDetail, presentSummary } from "./present.ts";
+import { type ApiTypeProvider, errorResponses as errors } from "../../../schemas.ts";
 import {
   emailDetailSchema,
+  emailPageSchema,
   emailSummarySchema,
   idParamsSchema,
   listQuerySchema,
   rescheduleBodySchema,
 } from "./schema.ts";
-
-interface ListQuery {
-  limit?: string;
-  after?: string;
-  status?: EmailStatus;
-  to?: string;
-  from?: string;
-  category?: string;
-  tag?: string;
-  since?: string;
-  until?: string;
-}
 
 function time(field: string, value: string | undefined): Date | undefined {
   if (value === undefined) return undefined;
@@ -50,33 +35,35 @@ function address(field: string, value: string | undefined): string | undefined {
 }
 
 const notFound = (id: string) => new MailroomError("not_found", `No email ${id}.`);
-const errors = { "4xx": errorSchema, "5xx": errorSchema };
+
+/** The path's email id, or 404: an id that is not a UUID names no email. */
+function emailId(id: string): string {
+  if (!isUuid(id)) throw notFound(id);
+  return id;
+}
 
 /** The email log (scope `send`): list with filters and a cursor, read one with its timeline, cancel, reschedule. */
-export function emailRoutes(app: FastifyInstance, deps: ApiDeps): void {
-  app.get<{ Querystring: ListQuery }>(
+export function emailRoutes(parent: FastifyInstance, deps: ApiDeps): void {
+  const app = parent.withTypeProvider<ApiTypeProvider>();
+  const config = { scope: "send" as const };
+
+  app.get(
     "/v1/emails",
     {
-      config: { scope: "send" },
+      config,
       schema: {
         summary: "List emails, newest first",
         querystring: listQuerySchema,
-        response: {
-          200: {
-            type: "object",
-            properties: { data: { type: "array", items: emailSummarySchema }, hasMore: { type: "boolean" } },
-          },
-          ...errors,
-        },
+        response: { 200: emailPageSchema, ...errors },
       },
     },
     async (request) => {
       const q = request.query;
-      if (q.after !== undefined && !isEmailId(q.after)) {
+      if (q.after !== undefined && !isUuid(q.after)) {
         throw new MailroomError("validation_error", "after: the id of an email from the previous page");
       }
       const [tagName, tagValue] = q.tag?.split(":") ?? [];
-      const page = await listEmails(deps.pool, request.apiKey.account, {
+      return listEmails(deps.pool, request.apiKey.account, {
         limit: q.limit ? Number(q.limit) : 20,
         after: q.after,
         status: q.status,
@@ -87,14 +74,13 @@ export function emailRoutes(app: FastifyInstance, deps: ApiDeps): void {
         since: time("since", q.since),
         until: time("until", q.until),
       });
-      return { data: page.data.map(presentSummary), hasMore: page.hasMore };
     },
   );
 
-  app.get<{ Params: { id: string } }>(
+  app.get(
     "/v1/emails/:id",
     {
-      config: { scope: "send" },
+      config,
       schema: {
         summary: "Read one email and its timeline",
         params: idParamsSchema,
@@ -102,38 +88,29 @@ export function emailRoutes(app: FastifyInstance, deps: ApiDeps): void {
       },
     },
     async (request) => {
-      const { id } = request.params;
-      const email = isEmailId(id) ? await getEmail(deps.pool, request.apiKey.account, id) : undefined;
-      if (!email) throw notFound(id);
-      const [events, attachments] = await Promise.all([
-        listEvents(deps.pool, id),
-        loadAttachments(deps.pool, id),
-      ]);
-      return presentDetail(email, events, attachments);
+      const email = await getEmailDetail(deps.pool, request.apiKey.account, request.params.id);
+      if (!email) throw notFound(request.params.id);
+      return email;
     },
   );
 
-  app.post<{ Params: { id: string } }>(
+  app.post(
     "/v1/emails/:id/cancel",
     {
-      config: { scope: "send" },
+      config,
       schema: {
         summary: "Cancel an email that has not left",
         params: idParamsSchema,
         response: { 200: emailSummarySchema, ...errors },
       },
     },
-    async (request) => {
-      const { id } = request.params;
-      if (!isEmailId(id)) throw notFound(id);
-      return presentSummary(await cancelEmail(deps.pool, request.apiKey.account, id));
-    },
+    async (request) => cancelEmail(deps.pool, request.apiKey.account, emailId(request.params.id)),
   );
 
-  app.patch<{ Params: { id: string }; Body: { scheduledAt: string } }>(
+  app.patch(
     "/v1/emails/:id",
     {
-      config: { scope: "send" },
+      config,
       schema: {
         summary: "Reschedule an email that has not left",
         params: idParamsSchema,
@@ -142,10 +119,9 @@ export function emailRoutes(app: FastifyInstance, deps: ApiDeps): void {
       },
     },
     async (request) => {
-      const { id } = request.params;
-      if (!isEmailId(id)) throw notFound(id);
+      const id = emailId(request.params.id);
       const at = validateScheduledAt(request.body.scheduledAt, new Date()) as Date;
-      return presentSummary(await rescheduleEmail(deps.pool, request.apiKey.account, id, at));
+      return rescheduleEmail(deps.pool, request.apiKey.account, id, at);
     },
   );
 }

@@ -1,42 +1,71 @@
 import { EMAIL_STATUSES } from "@mailroom/core/emails";
+import {
+  nullableString,
+  nullableTimestamp,
+  pageLimitSchema,
+  pageSchema,
+  timestamp,
+} from "../../../schemas.ts";
 
-const nullableString = { type: ["string", "null"] } as const;
 const stringList = { type: "array", items: { type: "string" } } as const;
+
+const summaryProperties = {
+  id: { type: "string" },
+  status: { type: "string", enum: [...EMAIL_STATUSES] },
+  source: {
+    type: "string",
+    enum: ["api", "smtp"],
+    description: "The door the email came through: the HTTP API or SMTP submission (ports 587/465)",
+  },
+  failureReason: nullableString,
+  from: { type: "string" },
+  to: stringList,
+  cc: stringList,
+  bcc: stringList,
+  replyTo: stringList,
+  subject: { type: "string" },
+  category: { type: "string" },
+  tags: {
+    type: "array",
+    items: {
+      type: "object",
+      additionalProperties: false,
+      required: ["name", "value"],
+      properties: { name: { type: "string" }, value: { type: "string" } },
+    },
+  },
+  scheduledAt: nullableTimestamp,
+  attempts: { type: "integer" },
+  lastSmtpResponse: nullableString,
+  createdAt: timestamp,
+  updatedAt: timestamp,
+} as const;
+const summaryRequired = Object.keys(summaryProperties) as (keyof typeof summaryProperties)[];
 
 export const emailSummarySchema = {
   type: "object",
-  properties: {
-    id: { type: "string" },
-    status: { type: "string", enum: [...EMAIL_STATUSES] },
-    source: {
-      type: "string",
-      enum: ["api", "smtp"],
-      description: "The door the email came through: the HTTP API or SMTP submission (ports 587/465)",
-    },
-    failureReason: nullableString,
-    from: { type: "string" },
-    to: stringList,
-    cc: stringList,
-    bcc: stringList,
-    replyTo: stringList,
-    subject: { type: "string" },
-    category: { type: "string" },
-    tags: {
-      type: "array",
-      items: { type: "object", properties: { name: { type: "string" }, value: { type: "string" } } },
-    },
-    scheduledAt: nullableString,
-    attempts: { type: "integer" },
-    lastSmtpResponse: nullableString,
-    createdAt: { type: "string" },
-    updatedAt: { type: "string" },
-  },
+  additionalProperties: false,
+  required: summaryRequired,
+  properties: summaryProperties,
 } as const;
+
+export const emailPageSchema = pageSchema(emailSummarySchema, "id");
 
 export const emailDetailSchema = {
   type: "object",
+  additionalProperties: false,
+  required: [
+    ...summaryRequired,
+    "messageIdHeader",
+    "html",
+    "text",
+    "headers",
+    "recipients",
+    "attachments",
+    "events",
+  ],
   properties: {
-    ...emailSummarySchema.properties,
+    ...summaryProperties,
     messageIdHeader: { type: "string" },
     html: nullableString,
     text: nullableString,
@@ -47,6 +76,8 @@ export const emailDetailSchema = {
         "Each recipient's outcome so far, with the next hop's SMTP reply; empty before the first attempt",
       items: {
         type: "object",
+        additionalProperties: false,
+        required: ["address", "status", "code", "response"],
         properties: {
           address: { type: "string" },
           status: { type: "string", enum: ["accepted", "temporary", "permanent"] },
@@ -59,6 +90,8 @@ export const emailDetailSchema = {
       type: "array",
       items: {
         type: "object",
+        additionalProperties: false,
+        required: ["filename", "contentType", "contentId", "size"],
         properties: {
           filename: { type: "string" },
           contentType: { type: "string" },
@@ -71,9 +104,11 @@ export const emailDetailSchema = {
       type: "array",
       items: {
         type: "object",
+        additionalProperties: false,
+        required: ["type", "at", "detail"],
         properties: {
           type: { type: "string" },
-          at: { type: "string" },
+          at: timestamp,
           detail: { type: "object", additionalProperties: true },
         },
       },
@@ -85,7 +120,7 @@ export const listQuerySchema = {
   type: "object",
   additionalProperties: false,
   properties: {
-    limit: { type: "string", pattern: "^(100|[1-9][0-9]?)$", description: "1-100, default 20" },
+    limit: pageLimitSchema(20),
     after: { type: "string", description: "Cursor: the last id of the previous page" },
     status: { type: "string", enum: [...EMAIL_STATUSES] },
     to: { type: "string" },

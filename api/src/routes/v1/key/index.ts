@@ -1,16 +1,17 @@
 import { SCOPES } from "@mailroom/core/keys";
 import type { FastifyInstance } from "fastify";
-import { errorSchema } from "../send/schema.ts";
+import { type ApiTypeProvider, errorResponses, nullableTimestamp } from "../../../schemas.ts";
 
 const keySchema = {
   type: "object",
+  additionalProperties: false,
   required: ["keyId", "account", "name", "scopes", "expiresAt"],
   properties: {
     keyId: { type: "string", description: "The key's id (safe to log)" },
     account: { type: "string" },
     name: { type: ["string", "null"] },
     scopes: { type: "array", items: { type: "string", enum: [...SCOPES] } },
-    expiresAt: { type: ["string", "null"], format: "date-time" },
+    expiresAt: nullableTimestamp,
   },
 } as const;
 
@@ -19,24 +20,15 @@ const keySchema = {
  * console can learn what the key allows before offering it.
  */
 export function keyRoutes(app: FastifyInstance): void {
-  app.get(
+  app.withTypeProvider<ApiTypeProvider>().get(
     "/v1/key",
     {
       config: { scope: "any" },
       schema: {
         summary: "Describe the calling API key: id, account, scopes, expiry",
-        response: { 200: keySchema, "4xx": errorSchema, "5xx": errorSchema },
+        response: { 200: keySchema, ...errorResponses },
       },
     },
-    async (request) => {
-      const key = request.apiKey;
-      return {
-        keyId: key.keyId,
-        account: key.account,
-        name: key.name,
-        scopes: key.scopes,
-        expiresAt: key.expiresAt?.toISOString() ?? null,
-      };
-    },
+    async (request) => request.apiKey,
   );
 }

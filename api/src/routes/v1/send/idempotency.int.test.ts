@@ -1,6 +1,6 @@
 import { request } from "node:https";
+import { createKey } from "@mailroom/core/keys";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKey } from "../../../../../core/src/keys/index.ts";
 import { createTestDatabase, type TestDatabase } from "../../../../../test/support/db.ts";
 import { type ApiStack, startApiStack } from "../../../../../test/support/stack.ts";
 

@@ -1,18 +1,12 @@
-import type { SendRequestBody } from "@mailroom/core/emails";
 import { MailroomError } from "@mailroom/core/errors";
 import { createEmailSender, type SendContext } from "@mailroom/core/sending";
 import { injectTraceContext, withChildSpan } from "@mailroom/core/telemetry";
 import type { Span } from "@opentelemetry/api";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ApiDeps } from "../../../deps.ts";
+import { type ApiTypeProvider, errorResponses as errors } from "../../../schemas.ts";
 import { validateBatch } from "./batch.ts";
-import {
-  batchBodySchema,
-  batchResultSchema,
-  errorSchema,
-  sendEmailSchema,
-  sendResultSchema,
-} from "./schema.ts";
+import { batchBodySchema, batchResultSchema, sendEmailSchema, sendResultSchema } from "./schema.ts";
 
 // The jobs continue the trace from the request's `accept` span: request → accept → deliver → SMTP.
 const contextOf = (request: FastifyRequest, accept: Span): SendContext => ({
@@ -24,10 +18,18 @@ const contextOf = (request: FastifyRequest, accept: Span): SendContext => ({
 });
 
 /**
+ * A request header the send routes read (documented in plugins/openapi.ts). Node joins a repeated custom
+ * header into one string, so the value is never a list.
+ */
+const header = (request: FastifyRequest, name: "idempotency-key" | "x-batch-validation") =>
+  request.headers[name] as string | undefined;
+
+/**
  * POST /v1/send and /v1/send/batch. A single send rides the group-commit queue; a batch commits all its
  * accepted items in one transaction of its own. Either way the answer is sent after the commit.
  */
-export function sendRoutes(app: FastifyInstance, deps: ApiDeps): void {
+export function sendRoutes(parent: FastifyInstance, deps: ApiDeps): void {
+  const app = parent.withTypeProvider<ApiTypeProvider>();
   const sender = createEmailSender({
     pool: deps.pool,
     hostname: deps.config.smtp.hostname,
@@ -35,43 +37,43 @@ export function sendRoutes(app: FastifyInstance, deps: ApiDeps): void {
     onAccepted: (r) => deps.metrics.emailsAccepted.inc({ result: r.status }),
   });
 
-  app.post<{ Body: SendRequestBody; Headers: { "idempotency-key"?: string } }>(
+  app.post(
     "/v1/send",
     {
       config: { scope: "send" },
       schema: {
         summary: "Send one email",
         body: sendEmailSchema,
-        response: { 200: sendResultSchema, "4xx": errorSchema, "5xx": errorSchema },
+        response: { 200: sendResultSchema, ...errors },
       },
     },
     async (request) => {
       const result = await withChildSpan("accept", request.span, (span) =>
-        sender.send(contextOf(request, span), request.body, request.headers["idempotency-key"]),
+        sender.send(contextOf(request, span), request.body, header(request, "idempotency-key")),
       );
       request.logFields = { emailId: result.messageId, status: result.status };
       return result;
     },
   );
 
-  app.post<{ Body: unknown[]; Headers: { "idempotency-key"?: string; "x-batch-validation"?: string } }>(
+  app.post(
     "/v1/send/batch",
     {
       config: { scope: "send" },
       schema: {
         summary: "Send up to 100 emails; results in request order",
         body: batchBodySchema,
-        response: { 200: batchResultSchema, "4xx": errorSchema, "5xx": errorSchema },
+        response: { 200: batchResultSchema, ...errors },
       },
     },
     async (request) => {
-      if (request.headers["idempotency-key"] !== undefined) {
+      if (header(request, "idempotency-key") !== undefined) {
         throw new MailroomError(
           "validation_error",
           "Idempotency-Key: give an idempotencyKey per email in a batch",
         );
       }
-      const mode = request.headers["x-batch-validation"] ?? "strict";
+      const mode = header(request, "x-batch-validation") ?? "strict";
       if (mode !== "strict" && mode !== "permissive") {
         throw new MailroomError("validation_error", "x-batch-validation: strict or permissive");
       }

@@ -87,12 +87,6 @@ export const sendResultSchema = {
   },
 } as const;
 
-export const errorSchema = {
-  type: "object",
-  required: ["error", "message"],
-  properties: { error: { type: "string" }, message: { type: "string" } },
-} as const;
-
 export const batchBodySchema = {
   type: "array",
   minItems: 1,

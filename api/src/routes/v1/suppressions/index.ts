@@ -4,12 +4,11 @@ import {
   deleteSuppression,
   getSuppression,
   listSuppressions,
-  type Suppression,
   suppressManually,
 } from "@mailroom/core/suppressions";
 import type { FastifyInstance } from "fastify";
 import type { ApiDeps } from "../../../deps.ts";
-import { errorSchema } from "../send/schema.ts";
+import { type ApiTypeProvider, errorResponses as errors, noContentResponses } from "../../../schemas.ts";
 import {
   addressParamsSchema,
   addSuppressionBodySchema,
@@ -17,20 +16,6 @@ import {
   suppressionListSchema,
   suppressionSchema,
 } from "./schema.ts";
-
-type AddressParams = { address: string };
-
-const errors = { "4xx": errorSchema, "5xx": errorSchema };
-
-function presentSuppression(s: Suppression) {
-  return {
-    address: s.address,
-    reason: s.reason,
-    detail: s.detail,
-    sourceEmailId: s.sourceEmailId,
-    createdAt: s.createdAt.toISOString(),
-  };
-}
 
 /** A malformed address is the caller's mistake (400); a well-formed one that is not listed is a 404. */
 function address(param: string): string {
@@ -46,10 +31,11 @@ const notFound = (a: string) =>
  * /v1/suppressions: the account's suppressed recipients (hard bounces, complaints, addresses added by hand),
  * which later sends skip with `suppressed`. Scope `send`, since the list decides what the account's sends do.
  */
-export function suppressionRoutes(app: FastifyInstance, deps: ApiDeps): void {
+export function suppressionRoutes(parent: FastifyInstance, deps: ApiDeps): void {
+  const app = parent.withTypeProvider<ApiTypeProvider>();
   const config = { scope: "send" as const };
 
-  app.post<{ Body: { address: string; detail?: string } }>(
+  app.post(
     "/v1/suppressions",
     {
       config,
@@ -63,11 +49,11 @@ export function suppressionRoutes(app: FastifyInstance, deps: ApiDeps): void {
       const wanted = address(request.body.address);
       const added = await suppressManually(deps.pool, request.apiKey.account, wanted, request.body.detail);
       if (added.created) request.log.info("suppression added");
-      return reply.code(added.created ? 201 : 200).send(presentSuppression(added.suppression));
+      return reply.code(added.created ? 201 : 200).send(added.suppression);
     },
   );
 
-  app.get<{ Querystring: { limit?: string; after?: string } }>(
+  app.get(
     "/v1/suppressions",
     {
       config,
@@ -79,15 +65,14 @@ export function suppressionRoutes(app: FastifyInstance, deps: ApiDeps): void {
     },
     async (request) => {
       const { limit, after } = request.query;
-      const page = await listSuppressions(deps.pool, request.apiKey.account, {
+      return listSuppressions(deps.pool, request.apiKey.account, {
         after: after?.toLowerCase(),
         limit: limit ? Number(limit) : 20,
       });
-      return { data: page.data.map(presentSuppression), hasMore: page.hasMore };
     },
   );
 
-  app.get<{ Params: AddressParams }>(
+  app.get(
     "/v1/suppressions/:address",
     {
       config,
@@ -101,25 +86,25 @@ export function suppressionRoutes(app: FastifyInstance, deps: ApiDeps): void {
       const wanted = address(request.params.address);
       const found = await getSuppression(deps.pool, request.apiKey.account, wanted);
       if (!found) throw notFound(wanted);
-      return presentSuppression(found);
+      return found;
     },
   );
 
-  app.delete<{ Params: AddressParams }>(
+  app.delete(
     "/v1/suppressions/:address",
     {
       config,
       schema: {
         summary: "Remove an address from the list so mail to it is attempted again",
         params: addressParamsSchema,
-        response: errors,
+        response: noContentResponses,
       },
     },
     async (request, reply) => {
       const wanted = address(request.params.address);
       if (!(await deleteSuppression(deps.pool, request.apiKey.account, wanted))) throw notFound(wanted);
       request.log.info("suppression removed");
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 }

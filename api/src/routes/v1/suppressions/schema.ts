@@ -1,8 +1,10 @@
 /** JSON schemas of the suppression routes: they validate, serialise and document (OpenAPI) at once. */
+import { pageLimitSchema, pageSchema, timestamp } from "../../../schemas.ts";
 
 export const suppressionSchema = {
   type: "object",
-  required: ["address", "reason", "createdAt"],
+  additionalProperties: false,
+  required: ["address", "reason", "detail", "sourceEmailId", "createdAt"],
   properties: {
     address: { type: "string", description: "Lower-cased recipient address" },
     reason: {
@@ -21,18 +23,11 @@ export const suppressionSchema = {
       type: ["string", "null"],
       description: "The email whose bounce or complaint listed the address",
     },
-    createdAt: { type: "string", format: "date-time", description: "Since when the address is suppressed" },
+    createdAt: { ...timestamp, description: "Since when the address is suppressed" },
   },
 } as const;
 
-export const suppressionListSchema = {
-  type: "object",
-  required: ["data", "hasMore"],
-  properties: {
-    data: { type: "array", items: suppressionSchema },
-    hasMore: { type: "boolean", description: "Another page follows: pass the last address as `after`" },
-  },
-} as const;
+export const suppressionListSchema = pageSchema(suppressionSchema, "address");
 
 export const addSuppressionBodySchema = {
   type: "object",
@@ -48,7 +43,7 @@ export const listQuerySchema = {
   type: "object",
   additionalProperties: false,
   properties: {
-    limit: { type: "string", pattern: "^(100|[1-9][0-9]?)$", description: "1-100, default 20" },
+    limit: pageLimitSchema(20),
     after: { type: "string", maxLength: 320, description: "Cursor: the last address of the previous page" },
   },
 } as const;

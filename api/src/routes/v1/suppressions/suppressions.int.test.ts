@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
+import { claimForDelivery } from "@mailroom/core/emails";
+import { createKey, revokeKey } from "@mailroom/core/keys";
+import { addSuppressions } from "@mailroom/core/suppressions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { claimForDelivery } from "../../../../../core/src/emails/index.ts";
-import { createKey, revokeKey } from "../../../../../core/src/keys/index.ts";
-import { addSuppressions } from "../../../../../core/src/suppressions/index.ts";
 import { createTestDatabase, type TestDatabase } from "../../../../../test/support/db.ts";
 import { type ApiStack, startApiStack } from "../../../../../test/support/stack.ts";
 

@@ -1,4 +1,10 @@
-import { versionNumberSchema } from "../../../schemas.ts";
+import {
+  idParamsSchema,
+  pageLimitSchema,
+  pageSchema,
+  timestamp,
+  versionNumberSchema,
+} from "../../../schemas.ts";
 
 /** JSON schemas of the template routes: they validate, serialise and document (OpenAPI) at once. */
 
@@ -54,11 +60,7 @@ export const renderTemplateBodySchema = {
   },
 } as const;
 
-export const templateParamsSchema = {
-  type: "object",
-  required: ["id"],
-  properties: { id: { type: "string", maxLength: 64, description: "The template id" } },
-} as const;
+export const templateParamsSchema = idParamsSchema("The template id");
 
 export const versionParamsSchema = {
   type: "object",
@@ -73,13 +75,20 @@ export const listQuerySchema = {
   type: "object",
   additionalProperties: false,
   properties: {
-    limit: { type: "string", pattern: "^[0-9]{1,3}$", description: "1 to 100, default 20" },
+    limit: pageLimitSchema(20),
     after: { type: "string", maxLength: 64, description: "The id of the last template of the previous page" },
   },
 } as const;
 
-const timestamp = { type: "string", format: "date-time" } as const;
-
+const summaryRequired = [
+  "id",
+  "name",
+  "description",
+  "managedBy",
+  "version",
+  "createdAt",
+  "updatedAt",
+] as const;
 const summaryProperties = {
   id: { type: "string" },
   name: { type: "string" },
@@ -92,13 +101,15 @@ const summaryProperties = {
 
 export const templateSummarySchema = {
   type: "object",
-  required: Object.keys(summaryProperties),
+  additionalProperties: false,
+  required: summaryRequired,
   properties: summaryProperties,
 } as const;
 
 export const templateSchema = {
   type: "object",
-  required: [...Object.keys(summaryProperties), "subject", "html", "text", "variables", "versions"],
+  additionalProperties: false,
+  required: [...summaryRequired, "subject", "html", "text", "variables", "versions"],
   properties: {
     ...summaryProperties,
     subject: { type: "string" },
@@ -109,6 +120,7 @@ export const templateSchema = {
       type: "array",
       items: {
         type: "object",
+        additionalProperties: false,
         required: ["version", "createdAt"],
         properties: { version: { type: "integer" }, createdAt: timestamp },
       },
@@ -118,6 +130,7 @@ export const templateSchema = {
 
 export const templateVersionSchema = {
   type: "object",
+  additionalProperties: false,
   required: ["templateId", "version", "subject", "html", "text", "variables", "createdAt"],
   properties: {
     templateId: { type: "string" },
@@ -130,17 +143,11 @@ export const templateVersionSchema = {
   },
 } as const;
 
-export const templateListSchema = {
-  type: "object",
-  required: ["data", "hasMore"],
-  properties: {
-    data: { type: "array", items: templateSummarySchema },
-    hasMore: { type: "boolean", description: "Another page follows: pass the last id as `after`" },
-  },
-} as const;
+export const templateListSchema = pageSchema(templateSummarySchema, "id");
 
 export const renderedTemplateSchema = {
   type: "object",
+  additionalProperties: false,
   required: ["subject", "templateId", "version"],
   properties: {
     subject: { type: "string" },

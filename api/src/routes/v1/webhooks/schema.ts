@@ -1,4 +1,12 @@
 import { WEBHOOK_EVENT_TYPES } from "@mailroom/core/webhooks";
+import {
+  idParamsSchema as idParams,
+  nullableString,
+  nullableTimestamp,
+  pageLimitSchema,
+  pageSchema,
+  timestamp,
+} from "../../../schemas.ts";
 
 /** JSON schemas of the webhook routes: they validate, serialise and document (OpenAPI) at once. */
 const url = {
@@ -6,15 +14,15 @@ const url = {
   minLength: 8,
   maxLength: 2048,
   description: "https:// (or http://) receiver URL",
-};
+} as const;
 const events = {
   type: "array",
   maxItems: WEBHOOK_EVENT_TYPES.length,
   uniqueItems: true,
   items: { type: "string", enum: WEBHOOK_EVENT_TYPES },
   description: "Event types to send; empty or absent means all",
-};
-const description = { type: ["string", "null"], maxLength: 1024 };
+} as const;
+const description = { type: ["string", "null"], maxLength: 1024 } as const;
 
 export const createBodySchema = {
   type: "object",
@@ -43,11 +51,7 @@ export const rotateBodySchema = {
   },
 } as const;
 
-export const idParamsSchema = {
-  type: "object",
-  required: ["id"],
-  properties: { id: { type: "string", maxLength: 64 } },
-} as const;
+export const idParamsSchema = idParams("The webhook endpoint's id");
 
 export const deliveryParamsSchema = {
   type: "object",
@@ -59,7 +63,7 @@ export const deliveriesQuerySchema = {
   type: "object",
   additionalProperties: false,
   properties: {
-    limit: { type: "string", pattern: "^(100|[1-9][0-9]?)$", description: "1–100, default 50" },
+    limit: pageLimitSchema(50),
     after: {
       type: "string",
       maxLength: 64,
@@ -69,70 +73,96 @@ export const deliveriesQuerySchema = {
   },
 } as const;
 
-const nullableString = { type: ["string", "null"] };
+const endpointProperties = {
+  id: { type: "string" },
+  url: { type: "string" },
+  events: { type: "array", items: { type: "string" } },
+  description: nullableString,
+  enabled: { type: "boolean" },
+  disabledReason: nullableString,
+  managedBy: { type: "string", enum: ["api", "operator"] },
+  createdAt: timestamp,
+  updatedAt: timestamp,
+} as const;
+const endpointRequired = Object.keys(endpointProperties) as (keyof typeof endpointProperties)[];
+
 export const endpointSchema = {
   type: "object",
-  properties: {
-    id: { type: "string" },
-    url: { type: "string" },
-    events: { type: "array", items: { type: "string" } },
-    description: nullableString,
-    enabled: { type: "boolean" },
-    disabledReason: nullableString,
-    managedBy: { type: "string", enum: ["api", "operator"] },
-    createdAt: { type: "string" },
-    updatedAt: { type: "string" },
-  },
+  additionalProperties: false,
+  required: endpointRequired,
+  properties: endpointProperties,
+} as const;
+
+export const endpointListSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["data"],
+  properties: { data: { type: "array", items: endpointSchema } },
 } as const;
 
 export const createdEndpointSchema = {
   type: "object",
+  additionalProperties: false,
+  required: [...endpointRequired, "secret"],
   properties: {
-    ...endpointSchema.properties,
+    ...endpointProperties,
     secret: { type: "string", description: "`whsec_…` signing secret, shown only in this answer" },
   },
 } as const;
 
 export const rotatedSchema = {
   type: "object",
+  additionalProperties: false,
+  required: ["secret", "previousSecretsExpireAt"],
   properties: {
     secret: { type: "string", description: "The new `whsec_…` secret, shown only in this answer" },
-    previousSecretsExpireAt: { type: "string" },
+    previousSecretsExpireAt: timestamp,
   },
 } as const;
+
+const deliveryProperties = {
+  id: { type: "string" },
+  eventId: { type: "string" },
+  eventType: { type: "string" },
+  state: { type: "string", enum: ["pending", "succeeded", "failed"] },
+  attempts: { type: "integer" },
+  nextAttemptAt: nullableTimestamp,
+  lastStatusCode: { type: ["integer", "null"] },
+  lastError: nullableString,
+  createdAt: timestamp,
+  deliveredAt: nullableTimestamp,
+} as const;
+const deliveryRequired = Object.keys(deliveryProperties) as (keyof typeof deliveryProperties)[];
 
 export const deliverySchema = {
   type: "object",
-  properties: {
-    id: { type: "string" },
-    eventId: { type: "string" },
-    eventType: { type: "string" },
-    state: { type: "string" },
-    attempts: { type: "integer" },
-    nextAttemptAt: nullableString,
-    lastStatusCode: { type: ["integer", "null"] },
-    lastError: nullableString,
-    createdAt: { type: "string" },
-    deliveredAt: nullableString,
-  },
+  additionalProperties: false,
+  required: deliveryRequired,
+  properties: deliveryProperties,
 } as const;
+
+export const deliveryPageSchema = pageSchema(deliverySchema, "id");
 
 export const deliveryDetailSchema = {
   type: "object",
+  additionalProperties: false,
+  required: [...deliveryRequired, "attemptLog"],
   properties: {
-    ...deliverySchema.properties,
+    ...deliveryProperties,
     attemptLog: {
       type: "array",
       items: {
         type: "object",
+        additionalProperties: false,
+        required: ["attempt", "at", "durationMs", "statusCode", "responseExcerpt", "error", "nextAttemptAt"],
         properties: {
           attempt: { type: "integer" },
-          at: { type: "string" },
+          at: timestamp,
           durationMs: { type: "integer" },
           statusCode: { type: ["integer", "null"] },
           responseExcerpt: nullableString,
           error: nullableString,
-          nextAttemptAt: nullableString,
+          nextAttemptAt: nullableTimestamp,
         },
       },
     },
