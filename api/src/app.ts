@@ -78,7 +78,14 @@ export function buildApp(deps: ApiDeps, options: BuildAppOptions = {}): FastifyI
     },
     ajv: {
       // Unknown fields are errors, not silently dropped; strings are never coerced into other types.
-      customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: false },
+      customOptions: {
+        removeAdditional: false,
+        coerceTypes: false,
+        useDefaults: true,
+        allErrors: false,
+        // Errors carry the failing schema, so a pattern's own description can word the message.
+        verbose: true,
+      },
     },
     ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
   });

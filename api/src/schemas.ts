@@ -61,7 +61,7 @@ export const pageLimitSchema = (defaultLimit: number) =>
   ({
     type: "string",
     pattern: "^(100|[1-9][0-9]?)$",
-    description: `1-100, default ${defaultLimit}`,
+    description: `an integer from 1 to 100 (default ${defaultLimit})`,
   }) as const;
 
 /** A page of a list: its items and whether another page follows (the cursor is the last item's `cursor`). */

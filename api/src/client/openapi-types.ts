@@ -1474,7 +1474,7 @@ export interface operations {
     listEmails: {
         parameters: {
             query?: {
-                /** @description 1-100, default 20 */
+                /** @description an integer from 1 to 100 (default 20) */
                 limit?: string;
                 /** @description Cursor: the last id of the previous page */
                 after?: string;
@@ -1974,7 +1974,7 @@ export interface operations {
     listTemplates: {
         parameters: {
             query?: {
-                /** @description 1-100, default 20 */
+                /** @description an integer from 1 to 100 (default 20) */
                 limit?: string;
                 /** @description The id of the last template of the previous page */
                 after?: string;
@@ -3493,7 +3493,7 @@ export interface operations {
     listSuppressions: {
         parameters: {
             query?: {
-                /** @description 1-100, default 20 */
+                /** @description an integer from 1 to 100 (default 20) */
                 limit?: string;
                 /** @description Cursor: the last address of the previous page */
                 after?: string;
@@ -4752,7 +4752,7 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description 1-100, default 50 */
+                /** @description an integer from 1 to 100 (default 50) */
                 limit?: string;
                 /** @description Cursor: the last id of the previous page (deliveries come newest first) */
                 after?: string;

@@ -50,11 +50,18 @@ export function describeSchemaError(error: ErrorObject | undefined): string {
     .join("");
   const leaf = params.missingProperty ?? params.additionalProperty;
   const field = leaf ? (path ? `${path}.${leaf}` : leaf) : path || "body";
+  // A regular expression says nothing to a client; a pattern whose schema describes the value says that.
+  const described =
+    error.keyword === "pattern"
+      ? (error.parentSchema as { description?: string } | undefined)?.description
+      : undefined;
   const problem = params.missingProperty
     ? "is required"
     : params.additionalProperty
       ? "is not a known field"
-      : (error.message ?? "is invalid");
+      : described
+        ? `must be ${described}`
+        : (error.message ?? "is invalid");
   return `${field}: ${problem}`;
 }
 

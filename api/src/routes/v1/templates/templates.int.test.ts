@@ -152,7 +152,13 @@ describe("/v1/templates", () => {
     const second = await call("GET", `/v1/templates?limit=2&after=${after}`, undefined, key);
     expect(second.json()).toMatchObject({ data: [{ name: "a" }], hasMore: false });
     expect((await call("GET", "/v1/templates?limit=101", undefined, key)).statusCode).toBe(400);
-    expect((await call("GET", "/v1/templates?limit=0", undefined, key)).statusCode).toBe(400);
+    const zero = await call("GET", "/v1/templates?limit=0", undefined, key);
+    expect(zero.statusCode).toBe(400);
+    // The rule in words, not the pattern that checks it.
+    expect(zero.json()).toEqual({
+      error: "validation_error",
+      message: "limit: must be an integer from 1 to 100 (default 20)",
+    });
     expect((await call("GET", "/v1/templates?cursor=x", undefined, key)).statusCode).toBe(400);
   });
 
