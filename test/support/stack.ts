@@ -123,12 +123,15 @@ export async function startWorkerStack(
  * For a test file of the sending routes: one database and one API for the file, and a `send`-scoped key of
  * the `default` account, handed to `use` before the first test; all closed after the last one.
  */
-export function useSendApi(use: (stack: { db: TestDatabase; api: ApiStack; key: string }) => void): void {
+export function useSendApi(
+  use: (stack: { db: TestDatabase; api: ApiStack; key: string }) => void,
+  env: Record<string, string> = {},
+): void {
   let db: TestDatabase | undefined;
   let api: ApiStack | undefined;
   beforeAll(async () => {
     db = await createTestDatabase();
-    api = await startApiStack(db);
+    api = await startApiStack(db, { env });
     const { fullKey } = await createKey(db.pool, { account: "default", scopes: ["send"], expires: "never" });
     use({ db, api, key: fullKey });
   });
