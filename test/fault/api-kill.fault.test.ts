@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   awaitDeliveries,
@@ -8,7 +9,6 @@ import {
   startScenario,
 } from "./support/scenario.ts";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let world: Scenario;
 
 beforeAll(async () => {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   awaitDeliveries,
@@ -9,7 +10,6 @@ import {
 } from "./support/scenario.ts";
 import { StallProxy } from "./support/stall-proxy.ts";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let world: Scenario;
 let proxy: StallProxy;
 

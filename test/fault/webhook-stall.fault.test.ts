@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { createEndpoint, createSsrfGuard } from "@mailroom/core/webhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
@@ -10,7 +11,6 @@ import {
   startScenario,
 } from "./support/scenario.ts";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ENDPOINTS = 20;
 let world: Scenario;
 let receiver: WebhookReceiver;
