@@ -17,11 +17,13 @@ describe("the email log's time range", () => {
   it("bounds UUIDv7 ids by time: the floor of a millisecond sorts before its ids and after earlier ones", async () => {
     const before = new Date();
     const id = newId();
+    // The id's millisecond lies between the two readings of the clock, however long newId took.
+    const after = new Date();
     const { rows } = await db.pool.query<{ at_floor: boolean; later_floor: boolean; clamped: string[] }>(
       `select $1::uuid >= mailroom_uuidv7_floor($2) as at_floor,
-              $1::uuid < mailroom_uuidv7_floor($2 + interval '2 ms') as later_floor,
+              $1::uuid < mailroom_uuidv7_floor($3::timestamptz + interval '1 ms') as later_floor,
               array[mailroom_uuidv7_floor('1900-01-01Z')::text, mailroom_uuidv7_floor('infinity')::text] as clamped`,
-      [id, before],
+      [id, before, after],
     );
     expect(rows[0]).toEqual({
       at_floor: true,
