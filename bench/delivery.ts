@@ -81,6 +81,8 @@ async function main(onCleanup: OnCleanup): Promise<number> {
   // Commit timestamps: the latency phase measures from the moment Postgres committed each accept.
   const db = await openBenchDatabase(tmp, {
     track_commit_timestamp: "on",
+    // WAL flush times in pg_stat_io, read around the latency phase.
+    track_wal_io_timing: "on",
     ...(PG_STATEMENTS ? STATEMENT_SETTINGS : {}),
   });
   onCleanup(() => db.close());
