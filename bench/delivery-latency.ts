@@ -92,7 +92,7 @@ export async function runLatency(
   const first = run.settings.warmup + run.settings.emails;
   await sink.reset();
   say(
-    `› (c) latency: ${rate} emails/s offered for ${latencySeconds} s (${total} emails, one per transaction)`,
+    `› (c) latency: ${rate} emails/s offered for ${latencySeconds} s (${total} emails, accepted through the group commit)`,
   );
   const committed = new Map<string, number>();
   const scheduledAt = new Map<string, number>();
