@@ -22,7 +22,7 @@ import type { WorkerDeps } from "../deps.ts";
  * travel only in the envelope, never in a header. The Message-ID is the email's stable one, so a repeated
  * handover carries the same id. nodemailer's MailComposer builds the MIME tree and every header (address
  * and encoded-word encoding, folding, boundaries, transfer encodings); the bytes are then written in one
- * synchronous pass, as MimeNode's own stream would write them, without a stream per MIME part (ADR 0040).
+ * synchronous pass, as MimeNode's own stream would write them, without a stream per MIME part (ADR 0023).
  */
 function composeMessage(email: EmailRecord, attachments: readonly Attachment[]): Buffer {
   const composer = new MailComposer({

@@ -28,6 +28,8 @@ function smarthost(url: string): {
   if (parsed.protocol !== "smtp:" && parsed.protocol !== "smtps:") {
     throw new Error(`the relay URL must be smtp:// or smtps://, not ${parsed.protocol}`);
   }
+  // nodemailer read connection options from a query string; none is documented, and none is dropped silently.
+  if (parsed.search) throw new Error("the relay URL takes no query string (?…)");
   const secure = parsed.protocol === "smtps:";
   // An IPv6 literal comes bracketed in a URL.
   const host = parsed.hostname.replace(/^\[(.*)\]$/, "$1");
