@@ -107,10 +107,10 @@ function quotedPrintable(content: string | Buffer): string {
   for (let start = 0; start < end; start += QP_SLICE) {
     const stop = Math.min(start + QP_SLICE, end);
     const next = stop < end ? bytes[stop] : undefined;
-    let blanks = stop;
     // Blanks before more text on the same line stay literal; qp.encode alone would take them for a line end.
-    if (next !== undefined && next !== 0x0a && next !== 0x0d)
-      while (blanks > start && isBlank(bytes[blanks - 1])) blanks--;
+    const lineGoesOn = next !== undefined && next !== 0x0a && next !== 0x0d;
+    let blanks = stop;
+    while (lineGoesOn && blanks > start && isBlank(bytes[blanks - 1])) blanks--;
     emit(qp.encode(bytes.subarray(start, blanks)) + bytes.toString("latin1", blanks, stop));
   }
   if (end < bytes.length) emit(qp.encode(bytes.subarray(end)));
