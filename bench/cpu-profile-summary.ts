@@ -24,12 +24,15 @@ interface Profile {
   timeDeltas: number[];
 }
 
-/** Steps of a delivery, by the source of a frame: the nearest such frame to the leaf takes the sample. */
+/**
+ * Steps of a delivery, by the source of a frame (`<url>#<function>`): the nearest such frame to the leaf
+ * takes the sample.
+ */
 const STEPS: [string, RegExp][] = [
   ["DKIM signing (core's signer, RSA)", /core\/src\/domains\/dkim|worker\/src\/signing|dkim-signer/],
   [
     "compose (MIME build of the stored email)",
-    /worker\/src\/compose|nodemailer\/(lib|dist\/\w+)\/(mime-node|mail-composer|mime-funcs|qp|base64|punycode|addressparser)/,
+    /worker\/src\/tasks\/deliver\.ts#(composeMessage|renderMime|writeNode|quotedPrintable|composeSubmitted)\b|nodemailer\/(lib|dist\/\w+)\/(mime-node|mail-composer|mime-funcs|qp|base64|punycode|addressparser)/,
   ],
   [
     "SMTP client (nodemailer pool and connection)",
@@ -55,7 +58,8 @@ function categorise(stack: ProfileNode[]): string | undefined {
   if (name === "(garbage collector)") return "garbage collection";
   if (stack.some((n) => /node:internal\/modules/.test(n.callFrame.url))) return undefined; // start-up
   for (const node of stack) {
-    for (const [step, pattern] of STEPS) if (pattern.test(node.callFrame.url)) return step;
+    const frame = `${node.callFrame.url}#${node.callFrame.functionName}`;
+    for (const [step, pattern] of STEPS) if (pattern.test(frame)) return step;
   }
   // Native leaves (writev, …) have no source: the nearest frame that has one says what ran.
   for (const [what, pattern] of LEAVES) if (stack.some((n) => pattern.test(n.callFrame.url))) return what;

@@ -1,15 +1,15 @@
 /**
- * Phase (c) of bench/delivery.ts: accept-to-handover latency at a fixed offered rate, one accept per
- * transaction, open loop (accepts start on schedule whether or not earlier ones answered), each email matched
- * at the sink by its Message-ID.
+ * Phase (c) of bench/delivery.ts: accept-to-handover latency at a fixed offered rate, open loop (accepts start
+ * on schedule whether or not earlier ones answered), each email matched at the sink by its Message-ID. Each
+ * accept goes through core's group commit with the settings POST /v1/send uses (`createEmailSender`: one
+ * transaction in flight, up to 200 requests sharing it, each answered once its own transaction committed), so
+ * request → commit is what the product's accept costs, not that of a transaction per email on a pool.
  */
 
-import { withTransaction } from "@mailroom/core/db";
-import { acceptEmails } from "@mailroom/core/emails";
+import { createAcceptQueue } from "@mailroom/core/emails";
 import { now } from "./delivery-protocol.ts";
 import { checkArrivals, type LatencyResult, latencyLine, percentile } from "./delivery-report.ts";
 import {
-  ACCEPT_POOL,
   acceptItem,
   checkRows,
   type DbCpu,
@@ -46,6 +46,38 @@ async function commitTimestamps(
   return { times: new Map(rows.map((r) => [r.message_id, Number(r.committed_ms)])), clock: "postgres" };
 }
 
+interface WalReading {
+  commits: number;
+  fsyncs: number;
+  fsyncMs: number;
+}
+
+/**
+ * Transactions committed and WAL flushes so far, server-wide, and with `track_wal_io_timing` (on for the
+ * embedded server) the time spent flushing. Read around the phase, they say how busy the disk kept every
+ * commit waiting: each writing commit returns only after a flush that covers it.
+ */
+async function walReading(setup: Setup): Promise<WalReading> {
+  const { rows } = await setup.pool.query<{ commits: string; fsyncs: string; fsync_ms: number }>(
+    `select (select sum(xact_commit) from pg_stat_database) as commits,
+            coalesce(sum(fsyncs), 0) as fsyncs, coalesce(sum(fsync_time), 0) as fsync_ms
+     from pg_stat_io where object = 'wal'`,
+  );
+  const row = rows[0];
+  return { commits: Number(row?.commits), fsyncs: Number(row?.fsyncs), fsyncMs: Number(row?.fsync_ms) };
+}
+
+function walLine(before: WalReading, after: WalReading, seconds: number): string {
+  const commits = after.commits - before.commits;
+  const fsyncs = after.fsyncs - before.fsyncs;
+  const fsyncMs = after.fsyncMs - before.fsyncMs;
+  return (
+    `    WAL during the phase: ${Math.round(fsyncs / seconds)} flushes/s, ${(fsyncMs / Math.max(fsyncs, 1)).toFixed(2)} ` +
+    `ms each on average, Postgres flushing the WAL ${Math.round(fsyncMs / seconds / 10)} % of the time; ` +
+    `${Math.round(commits / seconds)} transactions/s committed (read-only ones included, which need no flush)`
+  );
+}
+
 export async function runLatency(
   run: DeliveryRun,
   setup: Setup,
@@ -60,7 +92,7 @@ export async function runLatency(
   const first = run.settings.warmup + run.settings.emails;
   await sink.reset();
   say(
-    `› (c) latency: ${rate} emails/s offered for ${latencySeconds} s (${total} emails, one per transaction)`,
+    `› (c) latency: ${rate} emails/s offered for ${latencySeconds} s (${total} emails, accepted through the group commit)`,
   );
   const committed = new Map<string, number>();
   const scheduledAt = new Map<string, number>();
@@ -72,40 +104,25 @@ export async function runLatency(
   worker.send({ type: "phase-start" });
   const machineBefore = cpuTimes();
   const postgres = postgresCpuMeter(db);
+  const walBefore = await walReading(setup);
   const start = now() + 10;
-  // Open loop: accepts are due on schedule; those beyond the pool's connections wait here in order (their
-  // wait counts from the schedule, as a request's would), not in pg-pool, which gives up on a slow machine.
-  const waiting: number[] = [];
-  let running = 0;
+  // As core/src/sending/send-emails.ts sets up the API's queue.
+  const queue = createAcceptQueue(setup.pool, { hostname: setup.hostname, concurrency: 1, maxBatch: 200 });
   const fire = (i: number) => {
-    if (running >= ACCEPT_POOL) {
-      waiting.push(i);
-      return;
-    }
-    running += 1;
     const scheduled = start + i * interval;
-    const p = withTransaction(setup.pool, (client) =>
-      acceptEmails(client, { hostname: setup.hostname }, [acceptItem(setup, first + i)]),
-    ).then(
-      ([result]) => {
+    const p = queue.accept(acceptItem(setup, first + i)).then(
+      (result) => {
         const at = now();
         acceptMs.push(at - scheduled);
-        if (result) {
-          committed.set(`<${result.messageId}@${setup.hostname}>`, at);
-          scheduledAt.set(`<${result.messageId}@${setup.hostname}>`, scheduled);
-        }
+        committed.set(`<${result.messageId}@${setup.hostname}>`, at);
+        scheduledAt.set(`<${result.messageId}@${setup.hostname}>`, scheduled);
       },
       (error: Error) => {
         if (failures.length < 5) failures.push(error.message);
       },
     );
     inflight.add(p);
-    void p.finally(() => {
-      inflight.delete(p);
-      running -= 1;
-      const next = waiting.shift();
-      if (next !== undefined) fire(next);
-    });
+    void p.finally(() => inflight.delete(p));
   };
   let next = 0;
   let lastPrint = now();
@@ -128,6 +145,8 @@ export async function runLatency(
   const lastCommit = now();
   if (failures.length > 0) throw new Error(`accepts failed: ${failures.join(" | ")}`);
   await sink.waitFor(total, "latency", start);
+  const walSeconds = (now() - start) / 1000;
+  const walAfter = await walReading(setup);
   const busy = machineBusy(machineBefore, cpuTimes());
   const postgresCpuMs = postgres.elapsed();
   worker.send({ type: "phase-end" });
@@ -173,6 +192,7 @@ export async function runLatency(
     ...(commits.clock === "postgres" ? { stages: await stageBreakdown(setup.pool, scheduledAt, byId) } : {}),
   };
   say(latencyLine(out));
+  say(walLine(walBefore, walAfter, walSeconds));
   if (out.stages) for (const line of stageLines(out.stages)) if (line.startsWith("|")) say(`    ${line}`);
   return out;
 }

@@ -260,7 +260,8 @@ export function sectionBody(
     row(mailroom),
     "",
     `Accept-to-handover latency at a fixed offered rate (open loop: accepts start on schedule whether or not ` +
-      `earlier ones finished), one email per transaction:`,
+      `earlier ones finished), each accepted through core's group commit as POST /v1/send does (one ` +
+      `transaction in flight, the requests that arrive meanwhile sharing the next):`,
     "",
     "| offered | emails | accepts/s | schedule→commit p50 / p99 ms | latency p50 ms | p90 | p99 | max | worker CPU | Postgres CPU | machine busy | check |",
     "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",

@@ -6,8 +6,8 @@
  *   (b) Mailroom: emails accepted with core's `acceptEmails` (batches, one transaction each) and delivered by
  *       the real worker (`startWorker`, `createTransport` relay mode, `createSigner`) — delivered emails/s from
  *       the first accept to the sink's last receipt;
- *   (c) accept-to-handover latency p50/p99 at a fixed offered rate (200 emails/s for 15 s), one accept per
- *       transaction, matched by Message-ID, and broken down by stage (request → commit → job visible → job
+ *   (c) accept-to-handover latency p50/p99 at a fixed offered rate (200 emails/s for 15 s), accepted through
+ *       core's group commit as POST /v1/send does, matched by Message-ID, and broken down by stage (request → commit → job visible → job
  *       fetched → claimed → signed → 250 → recorded; bench/delivery-stages.ts says where each time comes from);
  * and checks each time that every message reached the sink exactly once with a DKIM-Signature (a sample is
  * verified with mailauth) and, for Mailroom, that every row ended `delivered`. Then it rewrites its section
@@ -81,6 +81,8 @@ async function main(onCleanup: OnCleanup): Promise<number> {
   // Commit timestamps: the latency phase measures from the moment Postgres committed each accept.
   const db = await openBenchDatabase(tmp, {
     track_commit_timestamp: "on",
+    // WAL flush times in pg_stat_io, read around the latency phase.
+    track_wal_io_timing: "on",
     ...(PG_STATEMENTS ? STATEMENT_SETTINGS : {}),
   });
   onCleanup(() => db.close());

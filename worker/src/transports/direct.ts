@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { createSsrfGuard } from "@mailroom/core/webhooks";
 import { createMxResolver, type MxResolver } from "./mx-resolver.ts";
 import { failureResult, type SmtpError, toRecipientResults } from "./results.ts";
@@ -67,9 +68,20 @@ export function createDirectTransport(options: DirectTransportOptions): MailTran
   });
   const pool: SessionPool = createSessionPool({
     maxSessionsPerDomain: options.maxConnectionsPerDomain,
-    heloName: options.heloName,
-    connectTimeoutMs: options.connectTimeoutMs ?? 30_000,
-    socketTimeoutMs: options.socketTimeoutMs ?? 120_000,
+    connection: (target) => ({
+      host: target.address,
+      port: target.port,
+      // SNI needs a name; the MX name is what a receiving server's certificate would carry.
+      ...(isIP(target.hostname) ? {} : { servername: target.hostname }),
+      name: options.heloName,
+      // Opportunistic TLS (RFC 3207 for MX delivery): use STARTTLS when offered, but MX certificates
+      // are rarely valid for their names, and refusing them would only push the mail to plain text.
+      opportunisticTLS: true,
+      tls: { rejectUnauthorized: false },
+      connectionTimeout: options.connectTimeoutMs ?? 30_000,
+      greetingTimeout: options.connectTimeoutMs ?? 30_000,
+      socketTimeout: options.socketTimeoutMs ?? 120_000,
+    }),
     idleTimeoutMs: options.idleTimeoutMs ?? 5_000,
     maxMessagesPerSession: options.maxMessagesPerConnection ?? 100,
   });

@@ -136,6 +136,30 @@ describe("relay transport", () => {
     expect(sink.maxConcurrentConnections).toBe(2);
   });
 
+  it("sends once more on a new session when one is lost mid-send, and defers when that one is lost too", async () => {
+    const relay = await droppingRelay(1);
+    transport = createRelayTransport({ url: `smtp://127.0.0.1:${relay.port}`, maxConnections: 1 });
+    const [delivered] = await transport.send(message(["ok@a.test"]));
+    expect(delivered).toMatchObject({ status: "accepted", code: 250 });
+    expect(relay.sessions()).toBe(2);
+    await transport.close();
+    relay.close();
+
+    const failing = await droppingRelay(5);
+    transport = createRelayTransport({ url: `smtp://127.0.0.1:${failing.port}`, maxConnections: 1 });
+    const [deferred] = await transport.send(message(["ok@a.test"]));
+    expect(deferred?.status).toBe("temporary");
+    expect(deferred?.code).toBeUndefined();
+    expect(failing.sessions()).toBe(2);
+    failing.close();
+  });
+
+  it("refuses a relay URL with a query string rather than ignore what it says", () => {
+    expect(() =>
+      createRelayTransport({ url: "smtp://127.0.0.1:2525?tls.rejectUnauthorized=false", maxConnections: 1 }),
+    ).toThrow(/query string/);
+  });
+
   describe("TLS and authentication", () => {
     let dir: string;
     let ca: string;
@@ -195,6 +219,39 @@ describe("relay transport", () => {
     });
   });
 });
+
+/**
+ * A minimal SMTP relay whose first `drops` sessions end without a reply at MAIL FROM (a relay that closed the
+ * connection under its client); later sessions accept the message.
+ */
+async function droppingRelay(drops: number) {
+  let sessions = 0;
+  const server = createServer((socket) => {
+    const dropping = sessions++ < drops;
+    let inData = false;
+    socket.write("220 relay ready\r\n");
+    socket.on("data", (chunk) => {
+      for (const line of chunk.toString("latin1").split("\r\n").filter(Boolean)) {
+        if (inData) {
+          if (line === ".") {
+            inData = false;
+            socket.write("250 queued\r\n");
+          }
+        } else if (/^(EHLO|HELO)/i.test(line)) socket.write("250 relay\r\n");
+        else if (/^MAIL FROM/i.test(line) && dropping) socket.destroy();
+        else if (/^DATA/i.test(line)) {
+          inData = true;
+          socket.write("354 go ahead\r\n");
+        } else if (/^QUIT/i.test(line)) socket.end("221 bye\r\n");
+        else socket.write("250 ok\r\n");
+      }
+    });
+    socket.on("error", () => undefined);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return { port, sessions: () => sessions, close: () => server.close() };
+}
 
 /** A loopback port with nothing listening on it. */
 function closedPort(): Promise<number> {

@@ -1,5 +1,7 @@
-import { isIP } from "node:net";
-import SMTPConnection, { type SMTPConnectionSendInfo } from "nodemailer/lib/smtp-connection";
+import SMTPConnection, {
+  type SMTPConnectionOptions,
+  type SMTPConnectionSendInfo,
+} from "nodemailer/lib/smtp-connection";
 
 /** One address of one MX host. `hostname` is the MX name, used for SNI and in results. */
 export interface SessionTarget {
@@ -12,9 +14,10 @@ export interface SessionTarget {
 export interface SessionPoolOptions {
   /** Sessions open at once per destination domain, whether busy or idle. */
   maxSessionsPerDomain: number;
-  heloName: string;
-  connectTimeoutMs: number;
-  socketTimeoutMs: number;
+  /** How to open a session to a target: host, port, TLS, EHLO name, timeouts. */
+  connection: (target: SessionTarget) => SMTPConnectionOptions;
+  /** Credentials to log in with once the session is open (a smarthost); none for MX hosts. */
+  auth?: { user: string; pass: string };
   /** How long an idle session is kept for the next message to the same domain. */
   idleTimeoutMs: number;
   maxMessagesPerSession: number;
@@ -86,21 +89,7 @@ export function createSessionPool(options: SessionPoolOptions): SessionPool {
 
   const open = (state: DomainState, target: SessionTarget): Promise<Session> =>
     new Promise((resolve, reject) => {
-      const connection = new SMTPConnection({
-        host: target.address,
-        port: target.port,
-        // SNI needs a name; the MX name is what a receiving server's certificate would carry.
-        ...(isIP(target.hostname) ? {} : { servername: target.hostname }),
-        name: options.heloName,
-        // Opportunistic TLS (RFC 3207 for MX delivery): use STARTTLS when offered, but MX certificates
-        // are rarely valid for their names, and refusing them would only push the mail to plain text.
-        opportunisticTLS: true,
-        tls: { rejectUnauthorized: false },
-        connectionTimeout: options.connectTimeoutMs,
-        greetingTimeout: options.connectTimeoutMs,
-        socketTimeout: options.socketTimeoutMs,
-        logger: false,
-      });
+      const connection = new SMTPConnection({ ...options.connection(target), logger: false });
       const session: Session = { key: targetKey(target), connection, messages: 0, closed: false };
       let settled = false;
       const fail = (error: Error) => {
@@ -114,11 +103,16 @@ export function createSessionPool(options: SessionPoolOptions): SessionPool {
       connection.on("end", () =>
         settled ? retire(state, session, false) : fail(new Error("connection closed before the greeting")),
       );
-      connection.connect((error) => {
-        if (error) return fail(error);
+      const ready = () => {
         if (settled) return;
         settled = true;
         resolve(session);
+      };
+      connection.connect((error) => {
+        if (error) return fail(error);
+        // As nodemailer's pool: log in only where the server offers AUTH.
+        if (!options.auth || !connection.allowsAuth) return ready();
+        connection.login(options.auth, (failed) => (failed ? fail(failed) : ready()));
       });
     });
 
