@@ -206,7 +206,8 @@ export function sectionBody(results: ScenarioResult[], info: RunInfo, ceiling?: 
         Object.entries(info.apiProcess.env)
           .map(([k, v]) => `${k}=${v}`)
           .join(" ") || "none"
-      }\`; the ` +
+      }\`, and a compile cache warmed beforehand with those flags, as the image is built ` +
+      "(scripts/image/warm-compile-cache.mjs: Node's TypeScript stripper is then never loaded); the " +
       `baseline with Node's defaults. The API logs at \`${info.logLevel}\` (to /dev/null); rate limits are checked on every request ` +
       "but set far above what one machine can send; every single send and every batch item carries a fresh " +
       "idempotency key.",
