@@ -7,9 +7,10 @@
 // Node keys the cache by its version, the V8 flags and the uid, so run this as the user and with the exact
 // flags the program will run with (the Dockerfile does, for each program of the chart); a cache made
 // otherwise is simply not used. Plain JavaScript, so that warming needs no stripper of its own.
-// How: one generated entry module imports every target after a module that throws. Node fetches, strips and
-// compiles (and caches) the whole graph before it evaluates anything, and the throw stops the evaluation, so
-// no program's top-level code runs.
+// How: each target gets a generated entry module that imports, first, a module that throws, then the target.
+// Node fetches, strips and compiles (and caches) an entry's whole graph before it evaluates anything, and the
+// throw stops the evaluation, so no program's top-level code runs. A target that imports a package the image
+// does not install (the typed API client of the tests) is reported and skipped; any other failure fails.
 import { mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { flushCompileCache, getCompileCacheDir } from "node:module";
 import os from "node:os";
@@ -40,17 +41,26 @@ const work = await mkdtemp(path.join(os.tmpdir(), "compile-cache-warm-"));
 try {
   const stop = path.join(work, "stop.mjs");
   await writeFile(stop, `throw new Error(${JSON.stringify(STOP)});\n`);
-  const entry = path.join(work, "entry.mjs");
-  const imports = [stop, ...files].map((file) => `import ${JSON.stringify(pathToFileURL(file).href)};`);
-  await writeFile(entry, `${imports.join("\n")}\n`);
-  const error = await import(pathToFileURL(entry).href).then(
-    () => new Error("the warm-up entry ran to its end"),
-    (thrown) => thrown,
+  const outcomes = await Promise.all(
+    files.map(async (file, n) => {
+      const entry = path.join(work, `entry-${n}.mjs`);
+      const imports = [stop, file].map((f) => `import ${JSON.stringify(pathToFileURL(f).href)};`);
+      await writeFile(entry, `${imports.join("\n")}\n`);
+      return import(pathToFileURL(entry).href).then(
+        () => new Error(`${file}: the warm-up entry ran to its end`),
+        (thrown) => thrown,
+      );
+    }),
   );
-  // Anything but our own stop means a module failed to resolve, strip or link: the image would fail too.
-  if (error?.message !== STOP) throw error;
+  const skipped = files.filter((_, n) => outcomes[n]?.code === "ERR_MODULE_NOT_FOUND");
+  const failed = outcomes.filter((e) => e?.message !== STOP && e?.code !== "ERR_MODULE_NOT_FOUND");
+  // Anything else means a module failed to strip or link: the program would fail to start as well.
+  if (failed.length > 0) throw failed[0];
+  for (const file of skipped) process.stdout.write(`not warmed (imports a package not installed): ${file}\n`);
   flushCompileCache();
-  process.stdout.write(`compile cache ${directory}: ${files.length} modules and their imports\n`);
+  process.stdout.write(
+    `compile cache ${directory}: ${files.length - skipped.length} modules and their imports\n`,
+  );
 } finally {
   await rm(work, { recursive: true, force: true });
 }
