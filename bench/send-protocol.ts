@@ -25,6 +25,12 @@ export interface PhaseStats {
   rssHwmMb: number;
   /** CPU time of the server process over the phase, user + system. */
   cpuMs: number;
+  /** What the sampled RSS peak was made of: V8's heap (reserved, and in use) and memory outside it. */
+  atPeak: { heapTotalMb: number; heapUsedMb: number; externalMb: number };
+  /** Garbage-collection pauses of the main thread over the phase (perf_hooks "gc" entries). */
+  gc: { count: number; pausedMs: number; longestMs: number };
+  /** Event-loop delay over the phase (perf_hooks.monitorEventLoopDelay), ms. */
+  loopDelayP99Ms: number;
 }
 
 export type ServerMessage =

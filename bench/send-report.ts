@@ -84,7 +84,8 @@ export function summaryLine(r: ScenarioResult): string {
     `p99 ${ms(r.load.latency.p99)} ms, non-2xx ${failures(r)}, rows ${rowsCell(r)}, ` +
     `server RSS peak ${r.server.rssPeakMb.toFixed(0)} MB, server CPU ${pct(r.server.cpuMs / 1000 / r.server.seconds)}, ` +
     `load-gen CPU ${pct(r.loadCpuMs / 1000 / r.load.seconds)}, Postgres CPU ${postgresCpu(r)}, ` +
-    `machine ${pct(r.machineBusy)} busy`
+    `machine ${pct(r.machineBusy)} busy, server GC ${r.server.gc.pausedMs.toFixed(0)} ms ` +
+    `(longest ${r.server.gc.longestMs.toFixed(1)}), event-loop delay p99 ${r.server.loopDelayP99Ms.toFixed(1)} ms`
   );
 }
 
@@ -164,6 +165,24 @@ function budgetLines(results: ScenarioResult[]): string[] {
   ];
 }
 
+/** Inside the API process, per scenario: GC pauses, event-loop delay, and what its RSS peak was made of. */
+function insideApiLines(results: ScenarioResult[]): string[] {
+  const api = results.filter((r) => r.kind === "send" || r.kind === "batch");
+  if (api.length === 0) return [];
+  const f = (x: number) => x.toFixed(0);
+  const parts = api.map(({ label, server: s }) => {
+    const rest = s.rssPeakMb - s.atPeak.heapTotalMb - s.atPeak.externalMb;
+    return (
+      `${label}: GC paused the main thread ${int(s.gc.count)} times, ${f(s.gc.pausedMs)} ms in all ` +
+      `(${pct(s.gc.pausedMs / 1000 / s.seconds)} of the phase, longest ${s.gc.longestMs.toFixed(1)} ms), ` +
+      `event-loop delay p99 ${s.loopDelayP99Ms.toFixed(1)} ms; its sampled RSS peak of ${f(s.rssPeakMb)} MB was ` +
+      `V8's heap ${f(s.atPeak.heapTotalMb)} MB (${f(s.atPeak.heapUsedMb)} in use), external memory ` +
+      `${f(s.atPeak.externalMb)} MB and ${f(rest)} MB of code and native memory (Node's binary, OpenSSL, malloc)`
+    );
+  });
+  return [`Inside the API process (its own perf_hooks and process.memoryUsage): ${parts.join("; ")}.`, ""];
+}
+
 /** What the database alone does with the batch's work, beside the batch target. */
 function ceilingLine(c: AcceptCeiling): string {
   const cpu = c.postgresCpu === undefined ? "" : ` with Postgres at ${pct(c.postgresCpu)} CPU`;
@@ -206,7 +225,8 @@ export function sectionBody(results: ScenarioResult[], info: RunInfo, ceiling?: 
         Object.entries(info.apiProcess.env)
           .map(([k, v]) => `${k}=${v}`)
           .join(" ") || "none"
-      }\`; the ` +
+      }\`, and a compile cache warmed beforehand with those flags, as the image is built ` +
+      "(scripts/image/warm-compile-cache.mjs: Node's TypeScript stripper is then never loaded); the " +
       `baseline with Node's defaults. The API logs at \`${info.logLevel}\` (to /dev/null); rate limits are checked on every request ` +
       "but set far above what one machine can send; every single send and every batch item carries a fresh " +
       "idempotency key.",
@@ -220,6 +240,7 @@ export function sectionBody(results: ScenarioResult[], info: RunInfo, ceiling?: 
     "",
     ...v.lines,
     "",
+    ...insideApiLines(results),
     ...(ceiling ? [ceilingLine(ceiling), ""] : []),
     ...budgetLines(results),
     "Scenarios: **baseline** is a bare Fastify route over node:https with the same kind of certificate, one INSERT " +

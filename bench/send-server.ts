@@ -13,6 +13,7 @@
  */
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
+import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
 import { loadConfig } from "@mailroom/core/config";
 import Fastify from "fastify";
 import pg from "pg";
@@ -150,26 +151,39 @@ function rssHighWaterMark(): number {
 }
 
 function startSampler() {
-  let peak = 0;
+  let peak: NodeJS.MemoryUsage | undefined;
   let sum = 0;
   let count = 0;
   let startedAt = performance.now();
   let cpuAtStart = process.cpuUsage();
+  let gc = { count: 0, pausedMs: 0, longestMs: 0 };
+  // Where a tail latency may come from inside the server: its GC pauses and how late its event loop runs.
+  new PerformanceObserver((entries) => {
+    for (const entry of entries.getEntries()) {
+      gc.count += 1;
+      gc.pausedMs += entry.duration;
+      gc.longestMs = Math.max(gc.longestMs, entry.duration);
+    }
+  }).observe({ entryTypes: ["gc"] });
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
   const sample = () => {
-    const rss = process.memoryUsage.rss();
-    peak = Math.max(peak, rss);
-    sum += rss;
+    const usage = process.memoryUsage();
+    if (usage.rss > (peak?.rss ?? 0)) peak = usage;
+    sum += usage.rss;
     count += 1;
   };
   const timer = setInterval(sample, SAMPLE_MS);
   timer.unref();
   return {
     reset() {
-      peak = 0;
+      peak = undefined;
       sum = 0;
       count = 0;
       startedAt = performance.now();
       cpuAtStart = process.cpuUsage();
+      gc = { count: 0, pausedMs: 0, longestMs: 0 };
+      loopDelay.reset();
       sample();
     },
     stats(): PhaseStats {
@@ -177,10 +191,17 @@ function startSampler() {
       const cpu = process.cpuUsage(cpuAtStart);
       return {
         seconds: (performance.now() - startedAt) / 1000,
-        rssPeakMb: peak / MB,
+        rssPeakMb: (peak?.rss ?? 0) / MB,
         rssMeanMb: sum / count / MB,
         rssHwmMb: rssHighWaterMark() / MB,
         cpuMs: (cpu.user + cpu.system) / 1000,
+        atPeak: {
+          heapTotalMb: (peak?.heapTotal ?? 0) / MB,
+          heapUsedMb: (peak?.heapUsed ?? 0) / MB,
+          externalMb: (peak?.external ?? 0) / MB,
+        },
+        gc,
+        loopDelayP99Ms: loopDelay.percentile(99) / 1e6,
       };
     },
   };

@@ -1,5 +1,5 @@
 /** Plumbing of bench/send.ts: forked children with typed IPC, the throwaway database, machine CPU. */
-import { type ChildProcess, fork } from "node:child_process";
+import { type ChildProcess, execFile, fork } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
@@ -88,6 +88,32 @@ export function forkChild<In, Out extends { type: string }>(
       clearTimeout(timer);
     },
   };
+}
+
+const WARM_COMPILE_CACHE = fileURLToPath(new URL("../scripts/image/warm-compile-cache.mjs", import.meta.url));
+const REPO = fileURLToPath(new URL("..", import.meta.url));
+
+/**
+ * Warms a Node compile cache in `dir` as the image does at build time (scripts/image/warm-compile-cache.mjs):
+ * every workspace module and `entries`, compiled with the exact flags a child forked with `execArgv` will
+ * have (the cache is keyed by them). Returns the environment that makes such a child use it.
+ */
+export async function warmCompileCache(
+  dir: string,
+  execArgv: string[],
+  entries: string[],
+): Promise<Record<string, string>> {
+  const targets = ["core/src", "api/src", "cli", "worker/src", "smtp/src", "operator/src"];
+  const env = { NODE_COMPILE_CACHE: dir };
+  await new Promise<void>((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [...process.execArgv, ...execArgv, WARM_COMPILE_CACHE, ...targets, ...entries],
+      { cwd: REPO, env: { ...process.env, ...env } },
+      (error, _stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve()),
+    );
+  });
+  return env;
 }
 
 export interface BenchDatabase {

@@ -18,6 +18,7 @@ import { randomBytes } from "node:crypto";
 import { chmod, mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { createPool, migrate, type Pool } from "@mailroom/core/db";
 import { createKey } from "@mailroom/core/keys";
 import { ensureLocalCertificates } from "@mailroom/core/tls";
@@ -49,6 +50,7 @@ import {
   forkChild,
   machineBusy,
   openBenchDatabase,
+  warmCompileCache,
 } from "./send-support.ts";
 import { checkRows, preflight, rowQueries, type Scenario, settledCount } from "./send-verify.ts";
 
@@ -64,6 +66,8 @@ const SERVERNAME = "localhost";
 /** A directory: write a V8 CPU profile of each server process there (open it in Chrome DevTools). */
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
 
+/** The API server, warmed into the compile cache with the workspaces (the image's entry is the CLI instead). */
+const SERVER_SCRIPT = fileURLToPath(new URL("./send-server.ts", import.meta.url));
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 type ServerChild = Child<ServerJob | ServerCommand, ServerMessage>;
@@ -90,16 +94,21 @@ async function chartApiProcess(): Promise<ChartApiProcess> {
 async function startServer(
   onCleanup: OnCleanup,
   job: ServerJob,
+  tmp: string,
 ): Promise<{ child: ServerChild; port: number; poolSize: number; logLevel: string }> {
   const profile = CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(CPU_PROF_DIR)}`] : [];
-  // The API runs as the chart runs it (flags and environment); the baseline with Node's defaults.
+  // The API runs as the chart runs the image (flags, environment, the compile cache the image is built with);
+  // the baseline with Node's defaults.
   const chart = job.mode === "api" ? await chartApiProcess() : { nodeFlags: [], env: {} };
-  const child: ServerChild = forkChild(
-    "./send-server.ts",
-    !process.env.BENCH_SERVER_LOGS,
-    [...chart.nodeFlags, ...profile],
-    chart.env,
-  );
+  const execArgv = [...chart.nodeFlags, ...profile];
+  const cache =
+    job.mode === "api"
+      ? await warmCompileCache(path.join(tmp, "compile-cache"), execArgv, [SERVER_SCRIPT])
+      : {};
+  const child: ServerChild = forkChild("./send-server.ts", !process.env.BENCH_SERVER_LOGS, execArgv, {
+    ...chart.env,
+    ...cache,
+  });
   onCleanup(async () => {
     child.send({ type: "stop" });
     await child.stop(5_000);
@@ -250,14 +259,14 @@ async function main(onCleanup: OnCleanup): Promise<number> {
     ["baseline", "(a) baseline: Fastify + 1 INSERT"],
     ["durable", "(b) naive durable: Fastify + transaction (INSERT + add_job)"],
   ] as const) {
-    const server = await startServer(onCleanup, serverJob(mode));
+    const server = await startServer(onCleanup, serverJob(mode), tmp);
     results.push(
       await runScenario(setup, server.child, server.port, { kind: mode, label, route: `/${mode}` }),
     );
     await stopServer(server.child);
   }
 
-  const api = await startServer(onCleanup, serverJob("api"));
+  const api = await startServer(onCleanup, serverJob("api"), tmp);
   for (const [kind, label] of [
     ["send", "(c) POST /v1/send"],
     ["batch", "(d) POST /v1/send/batch ×100"],

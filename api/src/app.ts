@@ -99,7 +99,7 @@ export function buildApp(deps: ApiDeps, options: BuildAppOptions = {}): FastifyI
   registerTelemetry(app, deps);
   registerAuth(app, deps);
   registerOpenApi(app);
-  registerConsole(app, consoleAssets());
+  registerConsole(app, consoleAssets);
   app.register(async (v1) => {
     keyRoutes(v1);
     sendRoutes(v1, deps);

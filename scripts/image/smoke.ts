@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { startEmbeddedPostgres } from "@mailroom/core/db";
 import { ensureLocalCertificates } from "@mailroom/core/tls";
+import { parse } from "yaml";
 import { freePort } from "../../test/support/ports.ts";
 import { startSmtpSink } from "../../test/support/smtp-sink.ts";
 import { checkImageContents, findNewerFiles } from "./contents.ts";
@@ -21,6 +22,11 @@ const image =
   process.argv[2] ??
   `localhost/mailroom:${JSON.parse(await readFile(cliManifest, "utf8")).version as string}`;
 const started = Date.now();
+/** Loads a program's modules as `mailroom <program>` does, then says whether Node had to strip any TypeScript. */
+const cacheProbe = (program: "api" | "worker") =>
+  `await import("/app/cli/src/commands/program-actions.ts"); await import("/app/${program}/src/index.ts");
+   process.stdout.write(JSON.stringify({ stripper: process.moduleLoadList.some((m) => m.includes("amaro")),
+     rssMb: Math.round(process.memoryUsage.rss() / 1048576) }));`;
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const step = (line: string) => say(`› [${((Date.now() - started) / 1000).toFixed(1)}s] ${line}`);
 const fail = (message: string): never => {
@@ -97,6 +103,24 @@ try {
   const shown = (await startProgram(run, ["--version"]).done).stdout.trim();
   if (shown !== version) fail(`mailroom --version printed "${shown}", the image is labelled ${version}`);
   step(`uid ${uid.stdout}; mailroom --version prints ${shown}`);
+
+  // The compile cache the image was built with must serve each program as the chart starts it (the API with
+  // the chart's flags, the rest with none): Node keys it by V8 flags and uid, and a miss only shows as memory.
+  const values = parse(await readFile(new URL("../../charts/mailroom/values.yaml", import.meta.url), "utf8"));
+  for (const [program, flags] of [
+    ["api", (values as { api?: { nodeFlags?: string[] } }).api?.nodeFlags ?? []],
+    ["worker", []],
+  ] as const) {
+    const probe = await startProgram(run, [...flags, "--input-type=module", "--eval", cacheProbe(program)], {
+      entrypoint: ["node"],
+    }).done;
+    const seen = JSON.parse(probe.stdout || "{}") as { stripper?: boolean; rssMb?: number };
+    if (probe.code !== 0 || seen.stripper !== false)
+      fail(
+        `${program} (flags: ${flags.join(" ") || "none"}) missed the compile cache:\n${probe.stdout}${probe.stderr}`,
+      );
+    step(`compile cache: ${program} modules load without the TypeScript stripper (${seen.rssMb} MB RSS)`);
+  }
 
   const migrate = await startProgram(run, ["migrate"]).done;
   if (migrate.code !== 0) fail(`mailroom migrate exited ${migrate.code}:\n${migrate.stderr}`);

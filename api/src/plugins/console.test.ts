@@ -1,9 +1,12 @@
 import { gzipSync } from "node:zlib";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { consoleAssets } from "./console.ts";
 
 describe("console assets", () => {
-  const assets = consoleAssets();
+  let assets: Map<string, { body: Buffer; type: string }>;
+  beforeAll(async () => {
+    assets = await consoleAssets();
+  });
 
   it("serves every module as JavaScript with the types stripped", () => {
     const main = assets.get("main.ts");

@@ -3,7 +3,6 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { MailroomError } from "@mailroom/core/errors";
-import { transformSync } from "amaro";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { sendError } from "./errors.ts";
 
@@ -51,11 +50,14 @@ interface Asset {
 }
 
 /**
- * Reads the console workspace's files once, at start. TypeScript modules are served as JavaScript with their
- * types stripped by amaro (the stripper Node itself uses to run our .ts), keeping positions so errors point
- * at the source line: no build step, no artefact to keep in sync (ADR 0001, ADR 0016).
+ * Reads the console workspace's files once. TypeScript modules are served as JavaScript with their types
+ * stripped by amaro (the stripper Node itself uses to run our .ts), keeping positions so errors point at the
+ * source line: no build step, no artefact to keep in sync (ADR 0001, ADR 0016). amaro is a WebAssembly
+ * module of about 20 MB resident, so it is loaded here, on the first console request, not by every API
+ * process that never serves one.
  */
-function loadConsoleAssets(root: string): Map<string, Asset> {
+async function loadConsoleAssets(root: string): Promise<Map<string, Asset>> {
+  const { transformSync } = await import("amaro");
   const assets = new Map<string, Asset>();
   for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile() || entry.name.endsWith(".test.ts")) continue;
@@ -71,10 +73,10 @@ function loadConsoleAssets(root: string): Map<string, Asset> {
   return assets;
 }
 
-let loaded: Map<string, Asset> | undefined;
+let loaded: Promise<Map<string, Asset>> | undefined;
 
 /** The console workspace's files, loaded on first use: every app built in a process serves the same ones. */
-export function consoleAssets(): Map<string, Asset> {
+export function consoleAssets(): Promise<Map<string, Asset>> {
   loaded ??= loadConsoleAssets(
     path.dirname(fileURLToPath(import.meta.resolve("@mailroom/console/index.html"))),
   );
@@ -86,9 +88,9 @@ export function consoleAssets(): Map<string, Asset> {
  * each. The console talks to the public API like any other client, so it needs no route of its own, and no
  * key: the files hold nothing secret. Unknown paths answer the usual 404 body.
  */
-export function registerConsole(app: FastifyInstance, assets: Map<string, Asset>): void {
-  const serve = (reply: FastifyReply, name: string, ifNoneMatch: string | undefined) => {
-    const asset = assets.get(name);
+export function registerConsole(app: FastifyInstance, assets: () => Promise<Map<string, Asset>>): void {
+  const serve = async (reply: FastifyReply, name: string, ifNoneMatch: string | undefined) => {
+    const asset = (await assets()).get(name);
     reply.headers(SECURITY_HEADERS);
     if (!asset) return sendError(reply, new MailroomError("not_found", `No console file ${name}.`));
     reply.header("etag", asset.etag).type(asset.type);
