@@ -16,13 +16,17 @@ export async function appendEvents(
   trace?: TraceCarrier,
 ): Promise<void> {
   if (emailIds.length === 0) return;
-  await db.query(`select mailroom_append_email_events($1::uuid[], $2::uuid[], $3, $4::jsonb, $5::jsonb)`, [
-    emailIds,
-    emailIds.map(() => newId()),
-    type,
-    JSON.stringify(detail),
-    trace ? JSON.stringify(trace) : null,
-  ]);
+  const data = trace ? JSON.stringify(trace) : null;
+  await db.query(
+    `select mailroom_append_email_events($1::uuid[], $2::uuid[], $3::text[], $4::jsonb[], $5::jsonb[])`,
+    [
+      emailIds,
+      emailIds.map(() => newId()),
+      emailIds.map(() => type),
+      emailIds.map(() => JSON.stringify(detail)),
+      emailIds.map(() => data),
+    ],
+  );
 }
 
 /** The timeline of one email, oldest first. */

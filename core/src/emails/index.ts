@@ -17,7 +17,7 @@ export {
 export { type EmailDetail, getEmailDetail } from "./detail.ts";
 export { appendEvents, listEvents } from "./events.ts";
 export { type AcceptQueue, type AcceptQueueOptions, createAcceptQueue } from "./group-commit.ts";
-export { MAX_HEADER_VALUE_LENGTH, MAX_RECIPIENTS, MAX_SUBJECT_LENGTH } from "./limits.ts";
+export { MAX_HEADER_VALUE_LENGTH, MAX_RECIPIENTS } from "./limits.ts";
 export { cancelEmail, type EmailFilter, listEmails, rescheduleEmail } from "./log.ts";
 export {
   failUnsentEmailsOfKey,
@@ -31,6 +31,7 @@ export {
   type AttachmentInput,
   canonicalBodyHash,
   IDEMPOTENCY_KEY_PATTERN,
+  MAX_SUBJECT_LENGTH,
   normalizeSendRequest,
   requestedTemplate,
   resolveIdempotencyKey,

@@ -11,7 +11,6 @@ export const MAX_TAGS = 20;
  * line: a value with no whitespace cannot be folded, so it goes alone on a continuation line after one space.
  */
 export const MAX_HEADER_VALUE_LENGTH = 997;
-export const MAX_SUBJECT_LENGTH = MAX_HEADER_VALUE_LENGTH;
 export const MAX_SCHEDULE_AHEAD_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** A validation error that names the field. */

@@ -12,7 +12,6 @@ import {
   MAX_HEADERS,
   MAX_RECIPIENTS,
   MAX_SCHEDULE_AHEAD_MS,
-  MAX_SUBJECT_LENGTH,
   MAX_TAGS,
 } from "./limits.ts";
 import type { AcceptItem, Attachment, Tag } from "./types.ts";
@@ -37,6 +36,7 @@ export interface SendRequestBody {
   scheduledAt?: string;
 }
 
+export const MAX_SUBJECT_LENGTH = MAX_HEADER_VALUE_LENGTH;
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,256}$/;
 
 /** SHA-256 of the canonical (RFC 8785) JSON of a request body without its idempotency key. */
