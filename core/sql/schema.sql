@@ -56,26 +56,23 @@ end
 $$;
 
 --
--- Name: mailroom_append_email_events(uuid[], uuid[], text[], jsonb[], jsonb[]); Type: FUNCTION; Schema: public; Owner: -
+-- Name: mailroom_append_email_events(uuid[], uuid[], text[], text[], jsonb[], jsonb[]); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.mailroom_append_email_events(p_email_ids uuid[], p_event_ids uuid[], p_states text[], p_details jsonb[], p_traces jsonb[]) RETURNS void
+CREATE FUNCTION public.mailroom_append_email_events(p_email_ids uuid[], p_event_ids uuid[], p_accounts text[], p_states text[], p_details jsonb[], p_traces jsonb[]) RETURNS void
     LANGUAGE plpgsql
     SET plan_cache_mode TO 'force_generic_plan'
     AS $$
 begin
-  if coalesce(cardinality(p_email_ids), 0) = 0 then
-    return;
-  end if;
   insert into email_events (email_id, type, detail)
   select u.id, u.state, coalesce(u.detail, '{}') from unnest(p_email_ids, p_states, p_details) as u(id, state, detail);
   -- `sending` and `rescheduled` are internal steps, and `delayed` (a late soft bounce) is news for the
   -- timeline only: none is a webhook event. `complained` is not a state but is one (issue 17). Most
-  -- accounts have no endpoint: index probes answer that before the outbox statement is run.
-  if not exists (select 1 from unnest(p_email_ids, p_states) as u(id, state) join emails e on e.id = u.id
-                 where u.state in ('scheduled', 'queued', 'delivered', 'deferred', 'bounced', 'failed',
-                                   'canceled', 'complained')
-                   and mailroom_endpoint_subscribed(e.account, 'email.' || u.state)) then
+  -- accounts have no endpoint: an index probe per account and state answers that.
+  if not exists (select 1 from (select distinct a, s from unnest(p_accounts, p_states) as u(a, s)) as d
+                 where d.s in ('scheduled', 'queued', 'delivered', 'deferred', 'bounced', 'failed', 'canceled',
+                               'complained')
+                   and mailroom_endpoint_subscribed(d.a, 'email.' || d.s)) then
     return;
   end if;
   perform mailroom_emit_webhook_events(
@@ -136,10 +133,13 @@ CREATE TABLE public.emails (
 CREATE FUNCTION public.mailroom_cancel_email(p_id uuid, p_event_id uuid) RETURNS SETOF public.emails
     LANGUAGE plpgsql
     AS $$
+declare
+  v_email emails;
 begin
-  return query update emails set status = 'canceled', updated_at = now() where id = p_id returning *;
-  perform mailroom_append_email_events(array[p_id], array[p_event_id], array['canceled'], array['{}'::jsonb],
-                                       array[null::jsonb]);
+  update emails set status = 'canceled', updated_at = now() where id = p_id returning * into v_email;
+  perform mailroom_append_email_events(array[p_id], array[p_event_id], array[v_email.account], array['canceled'],
+                                       array['{}'::jsonb], array[null::jsonb]);
+  return next v_email;
 end
 $$;
 
@@ -201,7 +201,7 @@ begin
   if v_reason is not null then
     update emails set status = 'failed', failure_reason = v_reason, pending_recipients = '{}', updated_at = now()
     where id = p_email_id;
-    perform mailroom_append_email_events(array[p_email_id], array[p_event_id], array['failed'],
+    perform mailroom_append_email_events(array[p_email_id], array[p_event_id], array[v_email.account], array['failed'],
       array[jsonb_build_object('reason', v_reason)
         || case when v_reason = 'suppressed' then jsonb_build_object('suppressions', v_suppressions)
                 else '{}'::jsonb end], array[null::jsonb]);
@@ -211,7 +211,7 @@ begin
   update emails set status = 'sending', attempts = attempts + 1, pending_recipients = v_recipients,
                     updated_at = now()
   where id = p_email_id returning * into v_email;
-  perform mailroom_append_email_events(array[p_email_id], array[p_event_id], array['sending'],
+  perform mailroom_append_email_events(array[p_email_id], array[p_event_id], array[v_email.account], array['sending'],
     array[jsonb_build_object('attempt', v_email.attempts)
       || case when cardinality(v_suppressed) > 0
               then jsonb_build_object('suppressed', v_suppressed, 'suppressions', v_suppressions)
@@ -362,17 +362,19 @@ end
 $$;
 
 --
--- Name: mailroom_fail_emails(uuid[], uuid[], text); Type: FUNCTION; Schema: public; Owner: -
+-- Name: mailroom_fail_emails(text, uuid[], uuid[], text); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.mailroom_fail_emails(p_ids uuid[], p_event_ids uuid[], p_reason text) RETURNS void
+CREATE FUNCTION public.mailroom_fail_emails(p_account text, p_ids uuid[], p_event_ids uuid[], p_reason text) RETURNS void
     LANGUAGE plpgsql
     AS $$
+declare
+  n int := cardinality(p_ids);
 begin
   update emails set status = 'failed', failure_reason = p_reason, updated_at = now() where id = any(p_ids);
-  perform mailroom_append_email_events(p_ids, p_event_ids, array_fill('failed'::text, array[cardinality(p_ids)]),
-    array_fill(jsonb_build_object('reason', p_reason), array[cardinality(p_ids)]),
-    array_fill(null::jsonb, array[cardinality(p_ids)]));
+  perform mailroom_append_email_events(p_ids, p_event_ids, array_fill(p_account, array[n]),
+    array_fill('failed'::text, array[n]), array_fill(jsonb_build_object('reason', p_reason), array[n]),
+    array_fill(null::jsonb, array[n]));
 end
 $$;
 
@@ -384,21 +386,22 @@ CREATE FUNCTION public.mailroom_record_attempt(p_email_id uuid, p_status text, p
     LANGUAGE plpgsql
     SET plan_cache_mode TO 'force_generic_plan'
     AS $$
+declare
+  v_account text;
 begin
-  if cardinality(p_bounced) > 0 then
-    perform mailroom_add_suppressions(array_fill(e.account, array[cardinality(p_bounced)]), p_bounced,
-      array_fill('hard_bounce'::text, array[cardinality(p_bounced)]), p_bounced_detail,
-      array_fill(p_email_id, array[cardinality(p_bounced)]))
-    from emails e where e.id = p_email_id;
-  end if;
   update emails set status = p_status, failure_reason = p_reason, last_smtp_response = p_response,
                     recipient_results = p_results, pending_recipients = p_pending, updated_at = now()
-  where id = p_email_id;
+  where id = p_email_id returning account into v_account;
+  if cardinality(p_bounced) > 0 then
+    perform mailroom_add_suppressions(array_fill(v_account, array[cardinality(p_bounced)]), p_bounced,
+      array_fill('hard_bounce'::text, array[cardinality(p_bounced)]), p_bounced_detail,
+      array_fill(p_email_id, array[cardinality(p_bounced)]));
+  end if;
   if p_status = 'deferred' then
     perform mailroom_enqueue_deliver(array[p_email_id], array[p_retry_at], array[p_trace], array[true]);
   end if;
-  perform mailroom_append_email_events(array[p_email_id], array[p_event_id], array[p_status], array[p_detail],
-                                       array[p_trace]);
+  perform mailroom_append_email_events(array[p_email_id], array[p_event_id], array[v_account], array[p_status],
+                                       array[p_detail], array[p_trace]);
 end
 $$;
 
@@ -430,11 +433,14 @@ $$;
 CREATE FUNCTION public.mailroom_reschedule_email(p_id uuid, p_at timestamp with time zone, p_event_id uuid, p_detail jsonb) RETURNS SETOF public.emails
     LANGUAGE plpgsql
     AS $$
+declare
+  v_email emails;
 begin
-  return query update emails set status = 'scheduled', scheduled_at = p_at, updated_at = now() where id = p_id
-               returning *;
-  perform mailroom_append_email_events(array[p_id], array[p_event_id], array['rescheduled'], array[p_detail],
-                                       array[null::jsonb]);
+  update emails set status = 'scheduled', scheduled_at = p_at, updated_at = now() where id = p_id
+  returning * into v_email;
+  perform mailroom_append_email_events(array[p_id], array[p_event_id], array[v_email.account],
+                                       array['rescheduled'], array[p_detail], array[null::jsonb]);
+  return next v_email;
 end
 $$;
 

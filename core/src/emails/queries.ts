@@ -22,14 +22,15 @@ export async function failUnsentEmailsOfKey(
   keyId: string,
   reason: "api_key_revoked" | "api_key_expired",
 ): Promise<string[]> {
-  const { rows } = await client.query<{ id: string }>(
-    `select id from emails where api_key_id = $1 and status in ('queued', 'scheduled', 'deferred')
+  const { rows } = await client.query<{ id: string; account: string }>(
+    `select id, account from emails where api_key_id = $1 and status in ('queued', 'scheduled', 'deferred')
      order by id for update`,
     [keyId],
   );
   const ids = rows.map((r) => r.id);
-  if (ids.length > 0) {
-    await client.query(`select mailroom_fail_emails($1::uuid[], $2::uuid[], $3)`, [
+  if (rows[0]) {
+    await client.query(`select mailroom_fail_emails($1, $2::uuid[], $3::uuid[], $4)`, [
+      rows[0].account,
       ids,
       ids.map(() => newId()),
       reason,
