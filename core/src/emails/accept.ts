@@ -65,9 +65,10 @@ function inputRows(items: readonly AcceptRequest[], ids: readonly string[]): str
  * then skipped), write the email rows of the items that need no claim or won theirs, their first timeline
  * event and — for accounts with a webhook endpoint subscribed — their `email.queued`/`email.scheduled` events
  * (mailroom_append_email_events), their `deliver` jobs (mailroom_enqueue_deliver) and their attachments; the
- * functions are in core/sql/functions/email_lifecycle.sql. Returns the ids of the emails written. Only a scheduled email's job has a key
- * (`deliver:<id>`, which cancel and reschedule replace): keys cost graphile-worker an extra pass over the
- * jobs, and a queued email's stray job finds it canceled or rescheduled when it runs and leaves it alone.
+ * functions are in core/sql/functions/email_lifecycle.sql. Returns the ids of the emails written. Only a
+ * scheduled email's job has a key (`deliver:<id>`, which cancel and reschedule replace): keys cost
+ * graphile-worker an extra pass over the jobs, and a queued email's stray job finds it canceled or
+ * rescheduled when it runs and leaves it alone.
  */
 function acceptSql(withAttachments: boolean, withRaw: boolean): string {
   // Attachments take parameters $3 to $8, raw messages the next two.
@@ -99,8 +100,8 @@ function acceptSql(withAttachments: boolean, withRaw: boolean): string {
        -- The first timeline event and, for accounts with a subscribed webhook endpoint, the matching
        -- email.queued/email.scheduled event, through the one writer of the timeline.
        select mailroom_append_email_events(array_agg(r.id order by r.n), array_agg(r.event_id order by r.n),
-                array_agg(r.account order by r.n), array_agg(e.status order by r.n), array_agg(null::jsonb order by r.n),
-                array_agg(r.trace order by r.n))
+                array_agg(r.account order by r.n), array_agg(e.status order by r.n),
+                array_agg(null::jsonb order by r.n), array_agg(r.trace order by r.n))
        from r join e on e.id = r.id
        having count(*) > 0
      ), jobs as (

@@ -6,7 +6,8 @@ import type { EmailEvent } from "./types.ts";
 /**
  * Appends one event per email id (emails of `account`) to the timelines and emits the matching webhook events
  * (`email.<type>`) in the same transaction, in one round trip (`mailroom_append_email_events`): every
- * transition goes through that function, so none is missed. `trace` is the trace context of the change, which the webhook POSTs continue.
+ * transition goes through that function, so none is missed. `trace` is the trace context of the change,
+ * which the webhook POSTs continue.
  */
 export async function appendEvents(
   db: Queryable,
