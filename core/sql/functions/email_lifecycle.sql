@@ -40,11 +40,11 @@ create or replace function mailroom_email_event_data(
 $$;
 
 -- The one writer of `email_events`: appends one timeline event per email (its account, state, detail and
--- trace context: parallel arrays) and, for the states that are webhook events, has the matching
--- `email.<state>` outbox events written (ids given, in order; mailroom_emit_webhook_events), in the caller's
--- transaction. The accept statement calls it too: the emails it inserted are visible here (a volatile
--- function sees the changes of the statement that calls it). The caller gives each email's account, so an
--- account without webhooks costs no read of `emails`.
+-- trace context: parallel arrays; null details, as the accept's, mean `{}`) and, for the states that are
+-- webhook events, has the matching `email.<state>` outbox events written (ids given, in order;
+-- mailroom_emit_webhook_events), in the caller's transaction. The accept statement calls it too: the emails
+-- it inserted are visible here (a volatile function sees the changes of the statement that calls it). The
+-- caller gives each email's account, so an account without webhooks costs no read of `emails`.
 drop function if exists mailroom_append_email_events(uuid[], uuid[], text, jsonb);
 drop function if exists mailroom_append_email_events(uuid[], uuid[], text, jsonb, jsonb);
 create or replace function mailroom_append_email_events(

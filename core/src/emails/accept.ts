@@ -100,8 +100,8 @@ function acceptSql(withAttachments: boolean, withRaw: boolean): string {
        -- The first timeline event and, for accounts with a subscribed webhook endpoint, the matching
        -- email.queued/email.scheduled event, through the one writer of the timeline.
        select mailroom_append_email_events(array_agg(r.id order by r.n), array_agg(r.event_id order by r.n),
-                array_agg(r.account order by r.n), array_agg(e.status order by r.n),
-                array_agg(null::jsonb order by r.n), array_agg(r.trace order by r.n))
+                array_agg(r.account order by r.n), array_agg(e.status order by r.n), null,
+                array_agg(r.trace order by r.n))
        from r join e on e.id = r.id
        having count(*) > 0
      ), jobs as (
