@@ -83,7 +83,9 @@ begin
     array_agg(u.trace order by u.n))
   from unnest(p_email_ids, p_event_ids, p_states, p_details, p_traces)
          with ordinality as u(email_id, event_id, state, detail, trace, n)
-  join emails e on e.id = u.email_id
+  -- One primary-key probe per email: a join would let the generic plan, made once per session, keep a
+  -- hash join over a seq scan of `emails` chosen while the table was small (`offset 0` keeps it a probe).
+  cross join lateral (select * from emails where id = u.email_id offset 0) as e
   where u.state in ('scheduled', 'queued', 'delivered', 'deferred', 'bounced', 'failed', 'canceled',
                     'complained');
 end
