@@ -24,36 +24,70 @@ CREATE TYPE public.mailroom_webhook_claim AS (
 );
 
 --
--- Name: mailroom_append_email_events(uuid[], uuid[], text, jsonb, jsonb); Type: FUNCTION; Schema: public; Owner: -
+-- Name: suppressions; Type: TABLE; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.mailroom_append_email_events(p_email_ids uuid[], p_event_ids uuid[], p_state text, p_detail jsonb, p_trace jsonb) RETURNS void
+CREATE TABLE public.suppressions (
+    account text NOT NULL,
+    address text NOT NULL,
+    reason text NOT NULL,
+    detail text,
+    source_email_id uuid,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT suppressions_reason_check CHECK ((reason = ANY (ARRAY['hard_bounce'::text, 'complaint'::text, 'manual'::text])))
+);
+
+--
+-- Name: mailroom_add_suppressions(text[], text[], text[], text[], uuid[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_add_suppressions(p_accounts text[], p_addresses text[], p_reasons text[], p_details text[], p_source_email_ids uuid[]) RETURNS SETOF public.suppressions
+    LANGUAGE plpgsql
+    AS $$
+begin
+  return query
+  insert into suppressions (account, address, reason, detail, source_email_id)
+  select u.account, lower(u.address), u.reason, u.detail, u.source_email_id
+  from unnest(p_accounts, p_addresses, p_reasons, p_details, p_source_email_ids)
+    as u(account, address, reason, detail, source_email_id)
+  on conflict (account, address) do nothing
+  returning *;
+end
+$$;
+
+--
+-- Name: mailroom_append_email_events(uuid[], uuid[], text[], text[], jsonb[], jsonb[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_append_email_events(p_email_ids uuid[], p_event_ids uuid[], p_accounts text[], p_states text[], p_details jsonb[], p_traces jsonb[]) RETURNS void
     LANGUAGE plpgsql
     SET plan_cache_mode TO 'force_generic_plan'
     AS $$
-declare
-  v_type text := 'email.' || p_state;
 begin
-  insert into email_events (email_id, type, detail) select unnest(p_email_ids), p_state, p_detail;
+  insert into email_events (email_id, type, detail)
+  select u.id, u.state, coalesce(u.detail, '{}') from unnest(p_email_ids, p_states, p_details) as u(id, state, detail);
   -- `sending` and `rescheduled` are internal steps, and `delayed` (a late soft bounce) is news for the
-  -- timeline only: none is a webhook event. `complained` is not a state but is one (issue 17).
-  if p_state not in ('scheduled', 'queued', 'delivered', 'deferred', 'bounced', 'failed', 'canceled',
-                     'complained') then
-    return;
-  end if;
-  -- Most accounts have no endpoint: two index probes answer that before the outbox statement is run.
-  if not exists (select 1 from emails e where e.id = any(p_email_ids)
-                 and mailroom_endpoint_subscribed(e.account, v_type)) then
+  -- timeline only: none is a webhook event. `complained` is not a state but is one (issue 17). Most
+  -- accounts have no endpoint: an index probe per account and state answers that.
+  if not exists (select 1 from (select distinct a, s from unnest(p_accounts, p_states) as u(a, s)) as d
+                 where d.s in ('scheduled', 'queued', 'delivered', 'deferred', 'bounced', 'failed', 'canceled',
+                               'complained')
+                   and mailroom_endpoint_subscribed(d.a, 'email.' || d.s)) then
     return;
   end if;
   perform mailroom_emit_webhook_events(
-    array_agg(u.event_id order by u.n), array_agg(e.account order by u.n), array_agg(v_type order by u.n),
-    array_agg('email:' || e.id order by u.n),
+    array_agg(u.event_id order by u.n), array_agg(e.account order by u.n),
+    array_agg('email.' || u.state order by u.n), array_agg('email:' || e.id order by u.n),
     array_agg(mailroom_email_event_data(e.id, e.from_header, e.to_addresses, e.subject, e.tags, e.category)
-                || p_detail order by u.n),
-    array_agg(p_trace order by u.n))
-  from unnest(p_email_ids, p_event_ids) with ordinality as u(email_id, event_id, n)
-  join emails e on e.id = u.email_id;
+                || coalesce(u.detail, '{}') order by u.n),
+    array_agg(u.trace order by u.n))
+  from unnest(p_email_ids, p_event_ids, p_states, p_details, p_traces)
+         with ordinality as u(email_id, event_id, state, detail, trace, n)
+  -- One primary-key probe per email: a join would let the generic plan, made once per session, keep a
+  -- hash join over a seq scan of `emails` chosen while the table was small (`offset 0` keeps it a probe).
+  cross join lateral (select * from emails where id = u.email_id offset 0) as e
+  where u.state in ('scheduled', 'queued', 'delivered', 'deferred', 'bounced', 'failed', 'canceled',
+                    'complained');
 end
 $$;
 
@@ -93,6 +127,23 @@ CREATE TABLE public.emails (
     CONSTRAINT emails_status_check CHECK ((status = ANY (ARRAY['scheduled'::text, 'queued'::text, 'sending'::text, 'delivered'::text, 'deferred'::text, 'bounced'::text, 'failed'::text, 'canceled'::text]))),
     CONSTRAINT emails_to_addresses_check CHECK ((cardinality(to_addresses) > 0))
 );
+
+--
+-- Name: mailroom_cancel_email(uuid, uuid); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_cancel_email(p_id uuid, p_event_id uuid) RETURNS SETOF public.emails
+    LANGUAGE plpgsql
+    AS $$
+declare
+  v_email emails;
+begin
+  update emails set status = 'canceled', updated_at = now() where id = p_id returning * into v_email;
+  perform mailroom_append_email_events(array[p_id], array[p_event_id], array[v_email.account], array['canceled'],
+                                       array['{}'::jsonb], array[null::jsonb]);
+  return next v_email;
+end
+$$;
 
 --
 -- Name: mailroom_claim_email(uuid, timestamp with time zone, uuid); Type: FUNCTION; Schema: public; Owner: -
@@ -152,21 +203,21 @@ begin
   if v_reason is not null then
     update emails set status = 'failed', failure_reason = v_reason, pending_recipients = '{}', updated_at = now()
     where id = p_email_id;
-    perform mailroom_append_email_events(array[p_email_id], array[p_event_id], 'failed',
-      jsonb_build_object('reason', v_reason)
+    perform mailroom_append_email_events(array[p_email_id], array[p_event_id], array[v_email.account], array['failed'],
+      array[jsonb_build_object('reason', v_reason)
         || case when v_reason = 'suppressed' then jsonb_build_object('suppressions', v_suppressions)
-                else '{}'::jsonb end, null);
+                else '{}'::jsonb end], array[null::jsonb]);
     return query select 'failed', v_reason, false, null::emails;
     return;
   end if;
   update emails set status = 'sending', attempts = attempts + 1, pending_recipients = v_recipients,
                     updated_at = now()
   where id = p_email_id returning * into v_email;
-  perform mailroom_append_email_events(array[p_email_id], array[p_event_id], 'sending',
-    jsonb_build_object('attempt', v_email.attempts)
+  perform mailroom_append_email_events(array[p_email_id], array[p_event_id], array[v_email.account], array['sending'],
+    array[jsonb_build_object('attempt', v_email.attempts)
       || case when cardinality(v_suppressed) > 0
               then jsonb_build_object('suppressed', v_suppressed, 'suppressions', v_suppressions)
-              else '{}'::jsonb end, null);
+              else '{}'::jsonb end], array[null::jsonb]);
   return query select 'send', null::text,
     exists (select 1 from email_attachments a where a.email_id = p_email_id), v_email;
 end
@@ -313,6 +364,23 @@ end
 $$;
 
 --
+-- Name: mailroom_fail_emails(text, uuid[], uuid[], text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_fail_emails(p_account text, p_ids uuid[], p_event_ids uuid[], p_reason text) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+declare
+  n int := cardinality(p_ids);
+begin
+  update emails set status = 'failed', failure_reason = p_reason, updated_at = now() where id = any(p_ids);
+  perform mailroom_append_email_events(p_ids, p_event_ids, array_fill(p_account, array[n]),
+    array_fill('failed'::text, array[n]), array_fill(jsonb_build_object('reason', p_reason), array[n]),
+    array_fill(null::jsonb, array[n]));
+end
+$$;
+
+--
 -- Name: mailroom_record_attempt(uuid, text, text, text, jsonb, text[], text[], text[], timestamp with time zone, uuid, jsonb, jsonb); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -320,19 +388,22 @@ CREATE FUNCTION public.mailroom_record_attempt(p_email_id uuid, p_status text, p
     LANGUAGE plpgsql
     SET plan_cache_mode TO 'force_generic_plan'
     AS $$
+declare
+  v_account text;
 begin
-  insert into suppressions (account, address, reason, detail, source_email_id)
-  select e.account, lower(b.address), 'hard_bounce', b.detail, p_email_id
-  from emails e, unnest(p_bounced, p_bounced_detail) as b(address, detail)
-  where e.id = p_email_id
-  on conflict (account, address) do nothing;
   update emails set status = p_status, failure_reason = p_reason, last_smtp_response = p_response,
                     recipient_results = p_results, pending_recipients = p_pending, updated_at = now()
-  where id = p_email_id;
+  where id = p_email_id returning account into v_account;
+  if cardinality(p_bounced) > 0 then
+    perform mailroom_add_suppressions(array_fill(v_account, array[cardinality(p_bounced)]), p_bounced,
+      array_fill('hard_bounce'::text, array[cardinality(p_bounced)]), p_bounced_detail,
+      array_fill(p_email_id, array[cardinality(p_bounced)]));
+  end if;
   if p_status = 'deferred' then
     perform mailroom_enqueue_deliver(array[p_email_id], array[p_retry_at], array[p_trace], array[true]);
   end if;
-  perform mailroom_append_email_events(array[p_email_id], array[p_event_id], p_status, p_detail, p_trace);
+  perform mailroom_append_email_events(array[p_email_id], array[p_event_id], array[v_account], array[p_status],
+                                       array[p_detail], array[p_trace]);
 end
 $$;
 
@@ -354,6 +425,38 @@ begin
       array(select jsonb_array_elements_text(a->'bouncedDetail')),
       (a->>'retryAt')::timestamptz, (a->>'eventId')::uuid, a->'detail', a->'trace');
   end loop;
+end
+$$;
+
+--
+-- Name: mailroom_reschedule_email(uuid, timestamp with time zone, uuid, jsonb); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_reschedule_email(p_id uuid, p_at timestamp with time zone, p_event_id uuid, p_detail jsonb) RETURNS SETOF public.emails
+    LANGUAGE plpgsql
+    AS $$
+declare
+  v_email emails;
+begin
+  update emails set status = 'scheduled', scheduled_at = p_at, updated_at = now() where id = p_id
+  returning * into v_email;
+  perform mailroom_append_email_events(array[p_id], array[p_event_id], array[v_email.account],
+                                       array['rescheduled'], array[p_detail], array[null::jsonb]);
+  return next v_email;
+end
+$$;
+
+--
+-- Name: mailroom_set_recipient_results(uuid, jsonb, text, text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_set_recipient_results(p_id uuid, p_results jsonb, p_status text, p_response text) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+begin
+  update emails set recipient_results = p_results, status = p_status, last_smtp_response = p_response,
+                    updated_at = now()
+  where id = p_id;
 end
 $$;
 
@@ -764,20 +867,6 @@ CREATE UNLOGGED TABLE public.rate_limit_counters (
     bucket text NOT NULL,
     window_start timestamp with time zone NOT NULL,
     hits integer NOT NULL
-);
-
---
--- Name: suppressions; Type: TABLE; Schema: public; Owner: -
---
-
-CREATE TABLE public.suppressions (
-    account text NOT NULL,
-    address text NOT NULL,
-    reason text NOT NULL,
-    detail text,
-    source_email_id uuid,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT suppressions_reason_check CHECK ((reason = ANY (ARRAY['hard_bounce'::text, 'complaint'::text, 'manual'::text])))
 );
 
 --

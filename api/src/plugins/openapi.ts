@@ -48,24 +48,6 @@ function referenced(value: unknown, root = true): unknown {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, referenced(v, false)]));
 }
 
-// Request headers the routes read, documented as header parameters.
-const REQUEST_HEADERS: Record<string, Record<string, unknown>> = {
-  "POST /v1/send": {
-    "idempotency-key": {
-      type: "string",
-      description: "Makes a retry safe, as the body's idempotencyKey (give one or the other, or both equal)",
-    },
-  },
-  "POST /v1/send/batch": {
-    "x-batch-validation": {
-      type: "string",
-      enum: ["strict", "permissive"],
-      description:
-        "strict (default): one invalid item refuses the whole batch; permissive: valid items are sent and each invalid one reported in `data`",
-    },
-  },
-};
-
 type RouteSchema = Record<string, unknown> & { response?: Record<string, unknown>; hide?: boolean };
 
 /** The documented form of one route: its entry of OPERATIONS, every response status and its headers. */
@@ -81,7 +63,6 @@ function documented(method: string, url: string, schema: RouteSchema | undefined
   const statuses = [400, 401, 403, 429, 500, 503, ...doc.errors];
   if (schema.body) statuses.push(413, 415);
   for (const status of [...new Set(statuses)].sort()) responses[String(status)] = errorResponse(status);
-  const headers = REQUEST_HEADERS[key];
   const body =
     key === "POST /v1/send/batch"
       ? { type: "array", minItems: 1, maxItems: 100, items: sendEmailSchema }
@@ -93,7 +74,6 @@ function documented(method: string, url: string, schema: RouteSchema | undefined
     tags: [doc.tag],
     summary: schema.summary ?? doc.summary,
     description: schema.description ?? schema.summary ?? doc.summary,
-    ...(headers ? { headers: { type: "object", properties: headers } } : {}),
     response: responses,
   }) as RouteSchema;
 }

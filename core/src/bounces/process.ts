@@ -94,7 +94,7 @@ async function applyBounce(
       effects.push({ ...base, effect: "none" });
     } else if (r.class === "soft") {
       // A delay or a temporary failure reported later: news for the timeline, no change of state.
-      await appendEvents(client, [email.id], "delayed", detail);
+      await appendEvents(client, email.account, [email.id], "delayed", detail);
       effects.push({ ...base, effect: "delayed" });
     } else {
       const previous = email.recipientResults[r.recipient]?.status;
@@ -113,7 +113,11 @@ async function applyBounce(
       await addSuppressions(client, email.account, [
         { address: r.recipient, reason: "hard_bounce", detail: detail.response, sourceEmailId: email.id },
       ]);
-      await appendEvents(client, [email.id], "bounced", { ...detail, bounced: [r.recipient], later: true });
+      await appendEvents(client, email.account, [email.id], "bounced", {
+        ...detail,
+        bounced: [r.recipient],
+        later: true,
+      });
       effects.push({ ...base, effect: "bounced" });
     }
   }
@@ -158,7 +162,7 @@ async function applyComplaint(
       },
     ]);
     // The timeline event and its `email.complained` webhook event, written together.
-    await appendEvents(client, [email.id], "complained", detail);
+    await appendEvents(client, email.account, [email.id], "complained", detail);
     effects.push({ recipient, effect: "complained" });
   }
   return effects;

@@ -1,8 +1,8 @@
 import { newId } from "../db/ids.ts";
 import type { Queryable } from "../db/pool.ts";
 import type { TraceCarrier } from "../jobs/index.ts";
-import { parseMailbox } from "./address.ts";
-import type { AcceptItem, AcceptResult, EmailDraft, EmailSource } from "./types.ts";
+import { envelopeRecipients } from "./address.ts";
+import type { AcceptItem, AcceptResult, EmailSource } from "./types.ts";
 
 /** An item to accept, with the key that sent it: one transaction may carry several requests' items. */
 export interface AcceptRequest extends AcceptItem {
@@ -26,17 +26,6 @@ interface Claim {
   email_id: string;
 }
 
-/**
- * The envelope recipients, decided here once: bare, lower-cased, each once, in header order. The claim
- * (mailroom_claim_email) serves them as they are, so no SQL function parses an address header.
- */
-function envelopeRecipients(draft: Pick<EmailDraft, "to" | "cc" | "bcc">): string[] {
-  const bare = [...draft.to, ...draft.cc, ...draft.bcc].map((a) =>
-    (parseMailbox(a)?.address ?? a).toLowerCase(),
-  );
-  return [...new Set(bare)];
-}
-
 /** The statement's input rows: one per item, `n` its index. Carried as one jsonb parameter. */
 function inputRows(items: readonly AcceptRequest[], ids: readonly string[]): string {
   return JSON.stringify(
@@ -49,7 +38,7 @@ function inputRows(items: readonly AcceptRequest[], ids: readonly string[]): str
       to_addresses: draft.to,
       cc_addresses: draft.cc,
       bcc_addresses: draft.bcc,
-      recipients: envelopeRecipients(draft),
+      recipients: envelopeRecipients([...draft.to, ...draft.cc, ...draft.bcc]),
       reply_to: draft.replyTo,
       subject: draft.subject,
       html: draft.html ?? null,
@@ -74,11 +63,12 @@ function inputRows(items: readonly AcceptRequest[], ids: readonly string[]): str
  * one implicit transaction: claim the idempotency keys (sorted, so that two statements claiming overlapping
  * keys cannot deadlock; a concurrent twin's claim waits on the unique index until the first commits and is
  * then skipped), write the email rows of the items that need no claim or won theirs, their first timeline
- * event, their `deliver` jobs (mailroom_enqueue_deliver), their attachments and — for accounts with a webhook
- * endpoint subscribed — their `email.queued`/`email.scheduled` events (mailroom_emit_webhook_events, which
- * adds the fan-out job). Returns the ids of the emails written. Only a scheduled email's job has a key
- * (`deliver:<id>`, which cancel and reschedule replace): keys cost graphile-worker an extra pass over the
- * jobs, and a queued email's stray job finds it canceled or rescheduled when it runs and leaves it alone.
+ * event and — for accounts with a webhook endpoint subscribed — their `email.queued`/`email.scheduled` events
+ * (mailroom_append_email_events), their `deliver` jobs (mailroom_enqueue_deliver) and their attachments; the
+ * functions are in core/sql/functions/email_lifecycle.sql. Returns the ids of the emails written. Only a
+ * scheduled email's job has a key (`deliver:<id>`, which cancel and reschedule replace): keys cost
+ * graphile-worker an extra pass over the jobs, and a queued email's stray job finds it canceled or
+ * rescheduled when it runs and leaves it alone.
  */
 function acceptSql(withAttachments: boolean, withRaw: boolean): string {
   // Attachments take parameters $3 to $8, raw messages the next two.
@@ -107,16 +97,12 @@ function acceptSql(withAttachments: boolean, withRaw: boolean): string {
        order by n
        returning id, status
      ), timeline as (
-       insert into email_events (email_id, type) select id, status from e
-     ), hooks as (
-       -- Only subscribed events reach the function: most accounts have no endpoint and pay no call.
-       select mailroom_emit_webhook_events(array_agg(r.event_id order by r.n), array_agg(r.account order by r.n),
-                array_agg('email.' || e.status order by r.n), array_agg('email:' || r.id order by r.n),
-                array_agg(mailroom_email_event_data(r.id, r.from_header, r.to_addresses, r.subject, r.tags,
-                                                    r.category) order by r.n),
+       -- The first timeline event and, for accounts with a subscribed webhook endpoint, the matching
+       -- email.queued/email.scheduled event, through the one writer of the timeline.
+       select mailroom_append_email_events(array_agg(r.id order by r.n), array_agg(r.event_id order by r.n),
+                array_agg(r.account order by r.n), array_agg(e.status order by r.n), null,
                 array_agg(r.trace order by r.n))
        from r join e on e.id = r.id
-       where mailroom_endpoint_subscribed(r.account, 'email.' || e.status)
        having count(*) > 0
      ), jobs as (
        select mailroom_enqueue_deliver(array_agg(r.id order by r.n), array_agg(r.scheduled_at order by r.n),
@@ -142,7 +128,7 @@ function acceptSql(withAttachments: boolean, withRaw: boolean): string {
          : ""
      }
      select coalesce((select array_agg(id) from e), '{}') as written,
-            (select count(*) from jobs) as jobs, (select count(*) from hooks) as hooks`;
+            (select count(*) from jobs) as jobs, (select count(*) from timeline) as timeline`;
 }
 
 // The four shapes of the statement, each prepared once per connection under its own name.

@@ -59,3 +59,12 @@ export function formatMailbox(mailbox: Mailbox): string {
   if (!mailbox.name) return mailbox.address;
   return `"${mailbox.name.replace(/(["\\])/g, "\\$1")}" <${mailbox.address}>`;
 }
+
+/**
+ * The envelope recipients of an email's To, Cc and Bcc mailboxes: bare, lower-cased, each once, in header
+ * order. Accept decides them once (mailroom_claim_email serves them as they are) and a bounce report matches
+ * against the same list, so no SQL function parses an address header.
+ */
+export function envelopeRecipients(mailboxes: readonly string[]): string[] {
+  return [...new Set(mailboxes.map((a) => (parseMailbox(a)?.address ?? a).toLowerCase()))];
+}

@@ -4,25 +4,32 @@ import type { TraceCarrier } from "../jobs/index.ts";
 import type { EmailEvent } from "./types.ts";
 
 /**
- * Appends one event per email id to the timelines and emits the matching webhook events (`email.<type>`) in
- * the same transaction, in one round trip (`mailroom_append_email_events`): every transition goes through that
- * function, so none is missed. `trace` is the trace context of the change, which the webhook POSTs continue.
+ * Appends one event per email id (emails of `account`) to the timelines and emits the matching webhook events
+ * (`email.<type>`) in the same transaction, in one round trip (`mailroom_append_email_events`): every
+ * transition goes through that function, so none is missed. `trace` is the trace context of the change,
+ * which the webhook POSTs continue.
  */
 export async function appendEvents(
   db: Queryable,
+  account: string,
   emailIds: readonly string[],
   type: string,
   detail: Record<string, unknown> = {},
   trace?: TraceCarrier,
 ): Promise<void> {
   if (emailIds.length === 0) return;
-  await db.query(`select mailroom_append_email_events($1::uuid[], $2::uuid[], $3, $4::jsonb, $5::jsonb)`, [
-    emailIds,
-    emailIds.map(() => newId()),
-    type,
-    JSON.stringify(detail),
-    trace ? JSON.stringify(trace) : null,
-  ]);
+  const data = trace ? JSON.stringify(trace) : null;
+  await db.query(
+    `select mailroom_append_email_events($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::jsonb[], $6::jsonb[])`,
+    [
+      emailIds,
+      emailIds.map(() => newId()),
+      emailIds.map(() => account),
+      emailIds.map(() => type),
+      emailIds.map(() => JSON.stringify(detail)),
+      emailIds.map(() => data),
+    ],
+  );
 }
 
 /** The timeline of one email, oldest first. */

@@ -17,6 +17,7 @@ export {
 export { type EmailDetail, getEmailDetail } from "./detail.ts";
 export { appendEvents, listEvents } from "./events.ts";
 export { type AcceptQueue, type AcceptQueueOptions, createAcceptQueue } from "./group-commit.ts";
+export { MAX_HEADER_VALUE_LENGTH, MAX_RECIPIENTS } from "./limits.ts";
 export { cancelEmail, type EmailFilter, listEmails, rescheduleEmail } from "./log.ts";
 export {
   failUnsentEmailsOfKey,
@@ -26,16 +27,16 @@ export {
   purgeIdempotencyKeys,
 } from "./queries.ts";
 export { purgeExpiredEmails } from "./retention.ts";
-export { type AttachmentInput, MAX_HEADER_VALUE_LENGTH, validateScheduledAt } from "./send-fields.ts";
 export {
+  type AttachmentInput,
   canonicalBodyHash,
   IDEMPOTENCY_KEY_PATTERN,
-  MAX_RECIPIENTS,
   MAX_SUBJECT_LENGTH,
   normalizeSendRequest,
   requestedTemplate,
   resolveIdempotencyKey,
   type SendRequestBody,
+  validateScheduledAt,
 } from "./send-request.ts";
 export {
   normalizeSubmittedMessage,

@@ -1,8 +1,8 @@
+import { newId } from "../db/ids.ts";
 import type { Pool, Queryable } from "../db/pool.ts";
 import { withTransaction } from "../db/pool.ts";
 import { MailroomError } from "../errors/index.ts";
 import { enqueueDeliver, removeDeliverJob } from "../jobs/index.ts";
-import { appendEvents } from "./events.ts";
 import { type EmailRow, toEmailRecord } from "./rows.ts";
 import type { EmailRecord, EmailStatus } from "./types.ts";
 
@@ -92,11 +92,10 @@ export async function cancelEmail(pool: Pool, account: string, id: string): Prom
         `Email ${id} is ${row.status}: it has left and cannot be canceled.`,
       );
     }
-    const { rows } = await client.query<EmailRow>(
-      `update emails set status = 'canceled', updated_at = now() where id = $1 returning *`,
-      [id],
-    );
-    await appendEvents(client, [id], "canceled");
+    const { rows } = await client.query<EmailRow>(`select * from mailroom_cancel_email($1, $2)`, [
+      id,
+      newId(),
+    ]);
     await removeDeliverJob(client, id);
     return toEmailRecord(rows[0] as EmailRow);
   });
@@ -123,11 +122,12 @@ export async function rescheduleEmail(
         `Email ${id} is ${row.status}: it has left and cannot be rescheduled.`,
       );
     }
-    const { rows } = await client.query<EmailRow>(
-      `update emails set status = 'scheduled', scheduled_at = $2, updated_at = now() where id = $1 returning *`,
-      [id, at],
-    );
-    await appendEvents(client, [id], "rescheduled", { scheduledAt: at.toISOString() });
+    const { rows } = await client.query<EmailRow>(`select * from mailroom_reschedule_email($1, $2, $3, $4)`, [
+      id,
+      at,
+      newId(),
+      JSON.stringify({ scheduledAt: at.toISOString() }),
+    ]);
     await enqueueDeliver(client, [{ emailId: id, runAt: at, keyed: true }]);
     return toEmailRecord(rows[0] as EmailRow);
   });

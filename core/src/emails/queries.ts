@@ -1,5 +1,5 @@
+import { newId } from "../db/ids.ts";
 import type { PoolClient, Queryable } from "../db/pool.ts";
-import { appendEvents } from "./events.ts";
 import { type EmailRow, toEmailRecord } from "./rows.ts";
 import type { Attachment, EmailRecord } from "./types.ts";
 
@@ -22,14 +22,20 @@ export async function failUnsentEmailsOfKey(
   keyId: string,
   reason: "api_key_revoked" | "api_key_expired",
 ): Promise<string[]> {
-  const { rows } = await client.query<{ id: string }>(
-    `update emails set status = 'failed', failure_reason = $2, updated_at = now()
-     where api_key_id = $1 and status in ('queued', 'scheduled', 'deferred')
-     returning id`,
-    [keyId, reason],
+  const { rows } = await client.query<{ id: string; account: string }>(
+    `select id, account from emails where api_key_id = $1 and status in ('queued', 'scheduled', 'deferred')
+     order by id for update`,
+    [keyId],
   );
   const ids = rows.map((r) => r.id);
-  await appendEvents(client, ids, "failed", { reason });
+  if (rows[0]) {
+    await client.query(`select mailroom_fail_emails($1, $2::uuid[], $3::uuid[], $4)`, [
+      rows[0].account,
+      ids,
+      ids.map(() => newId()),
+      reason,
+    ]);
+  }
   return ids;
 }
 

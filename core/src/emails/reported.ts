@@ -1,4 +1,5 @@
 import type { PoolClient, Queryable } from "../db/pool.ts";
+import { envelopeRecipients } from "./address.ts";
 import type { EmailStatus } from "./types.ts";
 
 /** What a bounce or complaint report needs of the email it names. */
@@ -12,31 +13,32 @@ export interface ReportedEmail {
   recipientResults: Record<string, { status?: string } & Record<string, unknown>>;
 }
 
-// The same bare, lower-cased form mailroom_claim_email derives recipients with.
-const SELECT = `select e.id, e.account, e.status, e.recipient_results,
-  array(select lower(coalesce(substring(a from '<([^<>]+)>$'), a))
-        from unnest(e.to_addresses || e.cc_addresses || e.bcc_addresses) as a) as recipients
-  from emails e`;
-
 interface Row {
   id: string;
   account: string;
   status: EmailStatus;
   recipient_results: ReportedEmail["recipientResults"];
-  recipients: string[];
+  to_addresses: string[];
+  cc_addresses: string[];
+  bcc_addresses: string[];
 }
 
+// The recipients in the same bare, lower-cased form accept decided the envelope with.
 const toReported = (r: Row): ReportedEmail => ({
   id: r.id,
   account: r.account,
   status: r.status,
-  recipients: r.recipients,
+  recipients: envelopeRecipients([...r.to_addresses, ...r.cc_addresses, ...r.bcc_addresses]),
   recipientResults: r.recipient_results,
 });
 
 /** Locks an email (any account: the caller has authenticated the report) to apply a report's effects. */
 export async function lockReportedEmail(client: PoolClient, id: string): Promise<ReportedEmail | undefined> {
-  const { rows } = await client.query<Row>(`${SELECT} where e.id = $1 for update of e`, [id]);
+  const { rows } = await client.query<Row>(
+    `select id, account, status, recipient_results, to_addresses, cc_addresses, bcc_addresses
+     from emails where id = $1 for update`,
+    [id],
+  );
   return rows[0] ? toReported(rows[0]) : undefined;
 }
 
@@ -66,11 +68,12 @@ export async function markRecipientBounced(
   const results = { ...email.recipientResults, [recipient]: { status: "permanent", later: true, ...result } };
   const anyAccepted = Object.values(results).some((r) => r.status === "accepted");
   const status: EmailStatus = email.status === "delivered" && !anyAccepted ? "bounced" : email.status;
-  await client.query(
-    `update emails set recipient_results = $2, status = $3, last_smtp_response = $4, updated_at = now()
-     where id = $1`,
-    [email.id, JSON.stringify(results), status, `${recipient}: ${result.response}`],
-  );
+  await client.query(`select mailroom_set_recipient_results($1, $2, $3, $4)`, [
+    email.id,
+    JSON.stringify(results),
+    status,
+    `${recipient}: ${result.response}`,
+  ]);
   email.recipientResults = results;
   email.status = status;
   return status;

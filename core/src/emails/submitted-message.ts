@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import libmime from "libmime";
 import { Headers } from "mailsplit";
 import { formatMailbox, parseAddress, parseMailbox } from "./address.ts";
-import { invalid } from "./send-fields.ts";
-import { MAX_RECIPIENTS, MAX_SUBJECT_LENGTH } from "./send-request.ts";
+import { invalid, MAX_RECIPIENTS } from "./limits.ts";
+import { MAX_SUBJECT_LENGTH } from "./send-request.ts";
 import type { AcceptItem } from "./types.ts";
 
 /** What an SMTP transaction hands over: the envelope and the message as the client wrote it. */

@@ -37,11 +37,9 @@ export async function addSuppressions(
 ): Promise<void> {
   if (entries.length === 0) return;
   await db.query(
-    `insert into suppressions (account, address, reason, detail, source_email_id)
-     select $1, a, r, d, e from unnest($2::text[], $3::text[], $4::text[], $5::uuid[]) as u(a, r, d, e)
-     on conflict (account, address) do nothing`,
+    `select from mailroom_add_suppressions($1::text[], $2::text[], $3::text[], $4::text[], $5::uuid[])`,
     [
-      account,
+      entries.map(() => account),
       entries.map((e) => e.address.toLowerCase()),
       entries.map((e) => e.reason),
       entries.map((e) => e.detail ?? null),
@@ -62,8 +60,7 @@ export async function suppressManually(
 ): Promise<{ created: boolean; suppression: Suppression }> {
   const { rows } = await db.query<SuppressionRow & { created: boolean }>(
     `with added as (
-       insert into suppressions (account, address, reason, detail) values ($1, $2, 'manual', $3)
-       on conflict (account, address) do nothing returning *
+       select * from mailroom_add_suppressions(array[$1], array[$2], array['manual'], array[$3], array[null::uuid])
      )
      select *, true as created from added
      union all

@@ -6,7 +6,14 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ApiDeps } from "../../../deps.ts";
 import { type ApiTypeProvider, errorResponses as errors } from "../../../schemas.ts";
 import { validateBatch } from "./batch.ts";
-import { batchBodySchema, batchResultSchema, sendEmailSchema, sendResultSchema } from "./schema.ts";
+import {
+  batchBodySchema,
+  batchHeadersSchema,
+  batchResultSchema,
+  sendEmailSchema,
+  sendHeadersSchema,
+  sendResultSchema,
+} from "./schema.ts";
 
 // The jobs continue the trace from the request's `accept` span: request → accept → deliver → SMTP.
 const contextOf = (request: FastifyRequest, accept: Span): SendContext => ({
@@ -16,13 +23,6 @@ const contextOf = (request: FastifyRequest, accept: Span): SendContext => ({
   now: new Date(),
   source: "api",
 });
-
-/**
- * A request header the send routes read (documented in plugins/openapi.ts). Node joins a repeated custom
- * header into one string, so the value is never a list.
- */
-const header = (request: FastifyRequest, name: "idempotency-key" | "x-batch-validation") =>
-  request.headers[name] as string | undefined;
 
 /**
  * POST /v1/send and /v1/send/batch. A single send rides the group-commit queue; a batch commits all its
@@ -44,12 +44,13 @@ export function sendRoutes(parent: FastifyInstance, deps: ApiDeps): void {
       schema: {
         summary: "Send one email",
         body: sendEmailSchema,
+        headers: sendHeadersSchema,
         response: { 200: sendResultSchema, ...errors },
       },
     },
     async (request) => {
       const result = await withChildSpan("accept", request.span, (span) =>
-        sender.send(contextOf(request, span), request.body, header(request, "idempotency-key")),
+        sender.send(contextOf(request, span), request.body, request.headers["idempotency-key"]),
       );
       request.logFields = { emailId: result.messageId, status: result.status };
       return result;
@@ -63,20 +64,19 @@ export function sendRoutes(parent: FastifyInstance, deps: ApiDeps): void {
       schema: {
         summary: "Send up to 100 emails; results in request order",
         body: batchBodySchema,
+        headers: batchHeadersSchema,
         response: { 200: batchResultSchema, ...errors },
       },
     },
     async (request) => {
-      if (header(request, "idempotency-key") !== undefined) {
+      if (request.headers["idempotency-key"] !== undefined) {
         throw new MailroomError(
           "validation_error",
           "Idempotency-Key: give an idempotencyKey per email in a batch",
         );
       }
-      const mode = header(request, "x-batch-validation") ?? "strict";
-      if (mode !== "strict" && mode !== "permissive") {
-        throw new MailroomError("validation_error", "x-batch-validation: strict or permissive");
-      }
+      // Node joins a repeated custom header into one string, which the schema's enum then refuses.
+      const mode = request.headers["x-batch-validation"] ?? "strict";
       return withChildSpan("accept", request.span, async (span) => ({
         data: await sender.sendBatch(contextOf(request, span), [...validateBatch(request.body)], mode),
       }));

@@ -78,6 +78,30 @@ export const sendEmailSchema = {
   },
 } as const;
 
+/** The request headers POST /v1/send reads: validated, typed and documented from here. */
+export const sendHeadersSchema = {
+  type: "object",
+  properties: {
+    "idempotency-key": {
+      type: "string",
+      description: "Makes a retry safe, as the body's idempotencyKey (give one or the other, or both equal)",
+    },
+  },
+} as const;
+
+/** The request headers POST /v1/send/batch reads (an Idempotency-Key is refused: one per item instead). */
+export const batchHeadersSchema = {
+  type: "object",
+  properties: {
+    "x-batch-validation": {
+      type: "string",
+      enum: ["strict", "permissive"],
+      description:
+        "strict (default): one invalid item refuses the whole batch; permissive: valid items are sent and each invalid one reported in `data`",
+    },
+  },
+} as const;
+
 export const sendResultSchema = {
   type: "object",
   required: ["status", "messageId"],

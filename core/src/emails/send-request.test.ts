@@ -1,13 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MailroomError } from "../errors/index.ts";
-import {
-  MAX_SCHEDULE_AHEAD_MS,
-  validateAttachments,
-  validateHeaders,
-  validateScheduledAt,
-  validateTags,
-} from "./send-fields.ts";
+import { MAX_SCHEDULE_AHEAD_MS } from "./limits.ts";
+import { validateAttachments, validateHeaders, validateScheduledAt, validateTags } from "./send-request.ts";
 
 /** Runs fn and returns the MailroomError it throws (failing when it throws nothing or something else). */
 function refusal(fn: () => unknown): MailroomError {
