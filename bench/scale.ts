@@ -73,7 +73,9 @@ const FILTERS: [string, Filter][] = [
   ["status=queued (1 %)", { status: "queued" }],
   ["to (5 per 1M)", { to: "customer-123@example23.test" }],
   ["from (20 %)", { from: "sender2@acme.bench" }],
+  ["from, no match", { from: "nobody@acme.bench" }],
   ["category (25 %)", { category: "invoice" }],
+  ["category, no match", { category: "none-such" }],
   ["tag (10 %)", { tag: { name: "plan", value: "p3" } }],
   ["since/until (1 h)", { since: new Date(TEN_DAYS_AGO), until: new Date(TEN_DAYS_AGO + 3600_000) }],
 ];
