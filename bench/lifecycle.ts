@@ -8,10 +8,16 @@ export type OnCleanup = (step: () => Promise<void>) => void;
 
 export async function runBenchmark(hardLimitMs: number, main: (onCleanup: OnCleanup) => Promise<number>) {
   const cleanups: (() => Promise<void>)[] = [];
-  const cleanup = async () => {
-    for (const step of cleanups.splice(0).reverse()) {
-      await step().catch((error: unknown) => console.error("cleanup:", error));
-    }
+  // One cleanup, however many callers: a signal stops main's work, main then fails, and its `finally` must wait
+  // for the steps the signal started instead of exiting while Postgres is still being stopped.
+  let cleaning: Promise<void> | undefined;
+  const cleanup = () => {
+    cleaning ??= (async () => {
+      for (const step of cleanups.splice(0).reverse()) {
+        await step().catch((error: unknown) => console.error("cleanup:", error));
+      }
+    })();
+    return cleaning;
   };
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => {

@@ -26,18 +26,19 @@ export async function seedEmails(
   const started = performance.now();
   for (let start = from; start < to; start += CHUNK) {
     const end = Math.min(to, start + CHUNK);
-    await client.query(SEED_CHUNK, [account, apiKeyId, start, end - 1, to, SUBJECT, HTML, TEXT]);
+    await client.query(SEED_CHUNK, [account, apiKeyId, start, end - 1, to, SUBJECT, HTML, TEXT, from]);
     const seconds = (performance.now() - started) / 1000;
     say(`    seeded ${(end - from).toLocaleString("en-US")} emails in ${seconds.toFixed(0)} s`);
   }
 }
 
-// $5 is the final size: email i's creation time spreads the whole history evenly over the last 30 days, the
-// newest last, so every size is a realistic 30-day window. Its id is a UUIDv7 of that time.
+// $9 … $5 - 1 are the emails this call adds: email i's creation time spreads them evenly over the last 30 days,
+// the newest last, so each growth step keeps the history a realistic 30-day window (the oldest day, which a
+// step's retention purge removed, is filled again by the next). Its id is a UUIDv7 of that time.
 const SEED_CHUNK = `
 with seeded as (
   select i,
-         now() - make_interval(secs => (${DAYS} * 86400.0) * ($5 - i) / $5) as at,
+         now() - make_interval(secs => (${DAYS} * 86400.0) * ($5 - i) / ($5 - $9::bigint)) as at,
          md5(i::text) as h,
          case when i % 100 < 92 then 'delivered' when i % 100 < 95 then 'bounced' when i % 100 < 97 then 'failed'
               when i % 100 = 97 then 'deferred' when i % 100 = 98 then 'canceled' else 'queued' end as status

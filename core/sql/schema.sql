@@ -1269,6 +1269,18 @@ CREATE INDEX domains_verified_return_path ON public.domains USING btree (return_
 CREATE INDEX email_events_email ON public.email_events USING btree (email_id, id);
 
 --
+-- Name: emails_account_category_id; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX emails_account_category_id ON public.emails USING btree (account, category, id DESC);
+
+--
+-- Name: emails_account_from_id; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX emails_account_from_id ON public.emails USING btree (account, from_address, id DESC);
+
+--
 -- Name: emails_account_id; Type: INDEX; Schema: public; Owner: -
 --
 
