@@ -43,7 +43,8 @@ export function createBatchGate(
       res.once("close", () => {
         if (held) release();
         else {
-          // Left while waiting: out of the line. The request goes on and fails reading its aborted body.
+          // Left while waiting: out of the line. The request goes on to wait for a body that never comes;
+          // its connection gone, nothing holds it any more.
           waiting.delete(grant);
           report();
           resolve();
