@@ -48,6 +48,7 @@ const envSchema = z.object({
     .int()
     .min(1024)
     .default(10 * 1024 * 1024),
+  MAILROOM_BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),
 
   MAILROOM_SUBMISSION_ENABLED: bool.default(true),
   MAILROOM_SUBMISSION_HOST: z.string().min(1).default("127.0.0.1"),
@@ -171,6 +172,8 @@ function buildConfig(e: z.infer<typeof envSchema>) {
       port: e.MAILROOM_API_PORT,
       internalPort: e.MAILROOM_API_INTERNAL_PORT,
       bodyLimitBytes: e.MAILROOM_BODY_LIMIT_BYTES,
+      /** Batch requests read, parsed and committed at once; the others wait with their body unread. */
+      batchConcurrency: e.MAILROOM_BATCH_CONCURRENCY,
       tlsReloadSeconds: e.MAILROOM_TLS_RELOAD_SECONDS,
       tls:
         e.MAILROOM_TLS_CERT_FILE && e.MAILROOM_TLS_KEY_FILE

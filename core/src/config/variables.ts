@@ -31,6 +31,7 @@ export const VARIABLES: Readonly<Record<string, { programs: ProgramName[]; help:
   MAILROOM_INTERNAL_HOST: { programs: RUNNING, help: "address of /metrics, /healthz, /readyz" },
   MAILROOM_API_INTERNAL_PORT: { programs: API, help: "the API's internal port" },
   MAILROOM_BODY_LIMIT_BYTES: { programs: SENDING, help: "largest request body" },
+  MAILROOM_BATCH_CONCURRENCY: { programs: API, help: "batch requests parsed at once; others wait" },
   MAILROOM_RATE_LIMIT_PER_KEY: { programs: SENDING, help: "requests per second per key; 0: off" },
   MAILROOM_RATE_LIMIT_PER_ACCOUNT: { programs: SENDING, help: "requests per second per account; 0: off" },
   MAILROOM_IDEMPOTENCY_RETENTION_HOURS: { programs: SENDING, help: "how long an idempotencyKey is kept" },

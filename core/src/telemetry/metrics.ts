@@ -84,6 +84,12 @@ export function createApiMetrics(registry: Registry = createProgramRegistry("api
       labelNames: ["result"] as const,
       registers: [registry],
     }),
+    batchRequests: new Gauge({
+      name: "mailroom_batch_requests",
+      help: "Batch requests admitted (body read, parsed, committing) or waiting for a slot, with body unread.",
+      labelNames: ["state"] as const,
+      registers: [registry],
+    }),
   };
 }
 

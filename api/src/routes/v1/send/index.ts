@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ApiDeps } from "../../../deps.ts";
 import { type ApiTypeProvider, errorResponses as errors } from "../../../schemas.ts";
 import { validateBatch } from "./batch.ts";
+import { createBatchGate } from "./batch-gate.ts";
 import {
   batchBodySchema,
   batchHeadersSchema,
@@ -67,6 +68,8 @@ export function sendRoutes(parent: FastifyInstance, deps: ApiDeps): void {
         headers: batchHeadersSchema,
         response: { 200: batchResultSchema, ...errors },
       },
+      // After authentication (onRequest), before the body is read.
+      preParsing: createBatchGate(deps.config.api.batchConcurrency, deps.metrics.batchRequests),
     },
     async (request) => {
       if (request.headers["idempotency-key"] !== undefined) {
