@@ -62,7 +62,7 @@ async function round(label: string): Promise<void> {
     response: "250 ok",
     results: {},
     pending: status === "deferred" ? ["x@example.test"] : [],
-    bounced: ["bounce-" + randomUUID() + "@example.test"],
+    bounced: [`bounce-${randomUUID()}@example.test`],
     bouncedDetail: ["550"],
     retryAt: now,
     eventId: randomUUID(),
