@@ -18,7 +18,8 @@ export async function appendEvents(
   trace?: TraceCarrier,
 ): Promise<void> {
   if (emailIds.length === 0) return;
-  const data = trace ? JSON.stringify(trace) : null;
+  const detailJson = JSON.stringify(detail);
+  const traceJson = trace ? JSON.stringify(trace) : null;
   await db.query(
     `select mailroom_append_email_events($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::jsonb[], $6::jsonb[])`,
     [
@@ -26,8 +27,8 @@ export async function appendEvents(
       emailIds.map(() => newId()),
       emailIds.map(() => account),
       emailIds.map(() => type),
-      emailIds.map(() => JSON.stringify(detail)),
-      emailIds.map(() => data),
+      emailIds.map(() => detailJson),
+      emailIds.map(() => traceJson),
     ],
   );
 }
