@@ -48,6 +48,12 @@ async function setup(emailIds: string[][]) {
   return { account, endpoint, stream, eventIds };
 }
 
+/**
+ * The claim's clock, read after a fan-out: a JavaScript date has milliseconds, Postgres's `now()` microseconds,
+ * so a plain `new Date()` taken within the fan-out's millisecond reads earlier than the delivery's
+ * `next_attempt_at` and the head is (rightly) not yet due.
+ */
+const claimTime = () => new Date(Date.now() + 1);
 const delivery = (claim: StreamClaim | undefined): ClaimedDelivery => {
   if (claim?.kind !== "deliver") throw new Error(`expected a delivery, got ${claim?.kind}`);
   return claim.delivery;
@@ -64,7 +70,7 @@ describe("claimStreamHeads", () => {
     const claims = await claimStreamHeads(
       db.pool,
       [stream("c"), stream("a"), stream("z")],
-      new Date(),
+      claimTime(),
       LEASE_MS,
     );
     expect(claims.map((c) => c.kind)).toEqual(["deliver", "deliver", "idle"]);
@@ -84,12 +90,12 @@ describe("claimStreamHeads", () => {
 
   it("never sends behind a head: the second event waits until the first is recorded", async () => {
     const { stream, eventIds } = await setup([["a"], ["a"]]);
-    const [head] = await claimStreamHeads(db.pool, [stream("a")], new Date(), LEASE_MS);
+    const [head] = await claimStreamHeads(db.pool, [stream("a")], claimTime(), LEASE_MS);
     expect(delivery(head).eventId).toBe(eventIds[0]?.[0]);
-    const [meanwhile] = await claimStreamHeads(db.pool, [stream("a")], new Date(), LEASE_MS);
+    const [meanwhile] = await claimStreamHeads(db.pool, [stream("a")], claimTime(), LEASE_MS);
     expect(meanwhile?.kind).toBe("busy");
     await recordSuccesses(db.pool, [ok(delivery(head))]);
-    const [next] = await claimStreamHeads(db.pool, [stream("a")], new Date(), LEASE_MS);
+    const [next] = await claimStreamHeads(db.pool, [stream("a")], claimTime(), LEASE_MS);
     expect(delivery(next).eventId).toBe(eventIds[1]?.[0]);
   });
 
@@ -123,10 +129,10 @@ describe("claimStreamHeads", () => {
     const [later] = await emitOne("email.delivered");
     // The later event's fan-out commits first.
     expect(await fanOutEvents(db.pool, [String(later)])).toBe(1);
-    const [held] = await claimStreamHeads(db.pool, [stream("o")], new Date(), LEASE_MS);
+    const [held] = await claimStreamHeads(db.pool, [stream("o")], claimTime(), LEASE_MS);
     expect(held?.kind).toBe("wait");
     expect(await fanOutEvents(db.pool, [String(earlier)])).toBe(1);
-    const [first] = await claimStreamHeads(db.pool, [stream("o")], new Date(), LEASE_MS);
+    const [first] = await claimStreamHeads(db.pool, [stream("o")], claimTime(), LEASE_MS);
     expect(delivery(first).eventId).toBe(earlier);
   });
 
@@ -137,7 +143,7 @@ describe("claimStreamHeads", () => {
       endpoint.id,
       later,
     ]);
-    const [claim] = await claimStreamHeads(db.pool, [stream("a")], new Date(), LEASE_MS);
+    const [claim] = await claimStreamHeads(db.pool, [stream("a")], claimTime(), LEASE_MS);
     expect(claim).toEqual({ kind: "wait", until: later });
     const { rows } = await db.pool.query<{ run_at: Date }>(
       `select run_at from graphile_worker.jobs where key = $1`,
@@ -153,7 +159,7 @@ describe("claimStreamHeads", () => {
     await db.pool.query(`update webhook_deliveries set state = 'pending' where endpoint_id = $1`, [
       endpoint.id,
     ]);
-    const [claim] = await claimStreamHeads(db.pool, [stream("a")], new Date(), LEASE_MS);
+    const [claim] = await claimStreamHeads(db.pool, [stream("a")], claimTime(), LEASE_MS);
     expect(claim?.kind).toBe("idle");
     const { data } = await listDeliveries(db.pool, account, endpoint.id);
     expect(data.map((d) => [d.state, d.lastError])).toEqual([["failed", "endpoint disabled"]]);
@@ -164,7 +170,7 @@ describe("recordSuccesses", () => {
   it("records many successes in one statement and drops one whose delivery was deleted", async () => {
     const { account, endpoint, stream } = await setup([["a", "b", "c"]]);
     await db.pool.query(`update webhook_endpoints set failing_since = now() where id = $1`, [endpoint.id]);
-    const claims = await claimStreamHeads(db.pool, ["a", "b", "c"].map(stream), new Date(), LEASE_MS);
+    const claims = await claimStreamHeads(db.pool, ["a", "b", "c"].map(stream), claimTime(), LEASE_MS);
     const [a, b, c] = claims.map(delivery);
     await db.pool.query(`delete from webhook_deliveries where id = $1`, [b?.id]);
     const at = new Date("2030-01-01T00:00:00Z");
@@ -191,7 +197,7 @@ describe("getLastAttempt", () => {
     const one = await setup([["a", "b"]]);
     const other = await setup([["c"]]);
     expect(await getLastAttempt(db.pool, one.endpoint.id)).toBeUndefined();
-    const [a, b] = (await claimStreamHeads(db.pool, ["a", "b"].map(one.stream), new Date(), LEASE_MS)).map(
+    const [a, b] = (await claimStreamHeads(db.pool, ["a", "b"].map(one.stream), claimTime(), LEASE_MS)).map(
       delivery,
     );
     await recordSuccesses(db.pool, [ok(a as ClaimedDelivery)]);
@@ -203,7 +209,7 @@ describe("getLastAttempt", () => {
       DEFAULT_RETRY_POLICY,
       failedAt,
     );
-    const [c] = (await claimStreamHeads(db.pool, [other.stream("c")], new Date(), LEASE_MS)).map(delivery);
+    const [c] = (await claimStreamHeads(db.pool, [other.stream("c")], claimTime(), LEASE_MS)).map(delivery);
     await recordSuccesses(db.pool, [ok(c as ClaimedDelivery)]);
     expect(await getLastAttempt(db.pool, one.endpoint.id)).toMatchObject({
       deliveryId: b?.id,
