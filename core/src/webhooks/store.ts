@@ -55,6 +55,9 @@ export interface ChangeOptions {
   ssrf?: SsrfGuard;
 }
 
+// In updateEndpoint's SET (old values): an enable ($7) that leaves a Mailroom-disabled endpoint as it is ($8).
+const KEEP_AUTO_DISABLED = `($7 is true and $8 and not enabled and disabled_reason <> 'disabled by request')`;
+
 // CTE tail: fails the pending deliveries of the endpoint in `updated` when it ends up disabled.
 const FAIL_PENDING_OF_DISABLED = `failed as (
   update webhook_deliveries set state = 'failed', last_error = 'endpoint disabled', lease_until = null,
@@ -179,9 +182,17 @@ export interface EndpointPatch {
   events?: readonly string[];
   description?: string | null;
   enabled?: boolean;
+  /**
+   * With `enabled: true`: leave an endpoint Mailroom disabled (a 410, days of failures) disabled. Decided on
+   * the row as the update finds it, so a disable that commits while the caller was deciding is not undone.
+   */
+  keepAutoDisabled?: boolean;
 }
 
-/** Changes an endpoint. Re-enabling clears the disable reason and the failure streak. */
+/**
+ * Changes an endpoint. Enabling a disabled one clears its disable reason and failure streak; asking for
+ * `enabled: true` on one that is enabled keeps its streak (a resync must not reset it).
+ */
 export async function updateEndpoint(
   db: Queryable,
   account: string,
@@ -198,10 +209,12 @@ export async function updateEndpoint(
        url = coalesce($3, url),
        event_types = coalesce($4, event_types),
        description = case when $5 then $6 else description end,
-       enabled = coalesce($7, enabled),
-       disabled_reason = case when $7 is true then null when $7 is false then 'disabled by request'
+       enabled = case when ${KEEP_AUTO_DISABLED} then enabled else coalesce($7, enabled) end,
+       disabled_reason = case when ${KEEP_AUTO_DISABLED} then disabled_reason
+                              when $7 is true then null when $7 is false then 'disabled by request'
                               else disabled_reason end,
-       failing_since = case when $7 is true then null else failing_since end,
+       failing_since = case when $7 is true and not enabled and not ${KEEP_AUTO_DISABLED} then null
+                            else failing_since end,
        updated_at = now()
      where account = $1 and id = $2
      returning ${COLUMNS}
@@ -215,6 +228,7 @@ export async function updateEndpoint(
       patch.description !== undefined,
       patch.description ?? null,
       patch.enabled ?? null,
+      patch.keepAutoDisabled ?? false,
     ],
   );
   const row = rows[0];

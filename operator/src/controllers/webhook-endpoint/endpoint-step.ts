@@ -19,7 +19,6 @@ import type { ReconcileContext } from "../context.ts";
 import { accountOf, refOf, type StatusFields } from "../kind-controller.ts";
 import type { Step } from "../steps.ts";
 import { signingSecret } from "./secret.ts";
-import { isAutoDisabled } from "./status.ts";
 
 /** A missing referenced Secret is looked for again this often. */
 const MISSING_SECRET_RECHECK_MS = 30_000;
@@ -85,9 +84,13 @@ export const endpointStep: Step<WebhookEndpoint, WebhookEndpointState, StatusFie
       // object without status yet is a stale read from the informer (the endpoint exists), not an edit.
       const observed = resource.status?.observedGeneration;
       const specChanged = observed !== undefined && resource.metadata.generation !== observed;
-      const { enabled, ...rest } = spec;
-      const keepDisabled = isAutoDisabled(endpoint) && enabled && !specChanged;
-      endpoint = await updateEndpoint(ctx.pool, account, endpoint.id, keepDisabled ? rest : spec, options);
+      endpoint = await updateEndpoint(
+        ctx.pool,
+        account,
+        endpoint.id,
+        { ...spec, keepAutoDisabled: !specChanged },
+        options,
+      );
       const [current] = await activeSecrets(ctx.pool, endpoint.id, ctx.now());
       if (current !== secret) {
         await rotateEndpointSecret(ctx.pool, account, endpoint.id, { ...options, secret, now: ctx.now() });

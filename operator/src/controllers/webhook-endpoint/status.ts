@@ -20,7 +20,7 @@ const DISABLED_BY_REQUEST = "disabled by request";
 const MAX_REASON = 1024;
 
 /** Disabled by Mailroom itself (a 410 Gone, days of failures), not by the spec. */
-export function isAutoDisabled(endpoint: EndpointRecord): boolean {
+function isAutoDisabled(endpoint: EndpointRecord): boolean {
   return (
     !endpoint.enabled && endpoint.disabledReason !== null && endpoint.disabledReason !== DISABLED_BY_REQUEST
   );
