@@ -146,97 +146,113 @@ end
 $$;
 
 --
--- Name: mailroom_claim_email(uuid, timestamp with time zone, uuid); Type: FUNCTION; Schema: public; Owner: -
---
-
-CREATE FUNCTION public.mailroom_claim_email(p_email_id uuid, p_now timestamp with time zone, p_event_id uuid) RETURNS TABLE(outcome text, reason text, has_attachments boolean, email public.emails)
-    LANGUAGE plpgsql
-    SET plan_cache_mode TO 'force_generic_plan'
-    AS $$
-declare
-  v_key api_keys;
-  v_email emails;
-  v_reason text;
-  v_wanted text[];
-  v_suppressed text[];
-  -- Why and since when each dropped recipient is suppressed, for the timeline (the log shows it).
-  v_suppressions jsonb;
-  v_recipients text[];
-begin
-  select k.* into v_key from emails e join api_keys k on k.key_id = e.api_key_id where e.id = p_email_id
-  for share of k;
-  if not found then
-    return query select 'skip', 'missing', false, null::emails;
-    return;
-  end if;
-  select * into v_email from emails where id = p_email_id for update;
-  if not found then
-    return query select 'skip', 'missing', false, null::emails;
-    return;
-  end if;
-  if v_email.status not in ('scheduled', 'queued', 'deferred', 'sending') then
-    return query select 'skip', v_email.status, false, null::emails;
-    return;
-  end if;
-  -- A job that was already running when its email was rescheduled: the replacement job sends it later.
-  if v_email.status = 'scheduled' and v_email.scheduled_at > p_now + interval '1 second' then
-    return query select 'skip', 'rescheduled', false, null::emails;
-    return;
-  end if;
-  if v_key.revoked_at is not null or v_key.expires_at <= p_now then
-    v_reason := case when v_key.revoked_at is not null then 'api_key_revoked' else 'api_key_expired' end;
-  else
-    -- Recipients still to be served: all of them on a first attempt, as accept decided them (bare,
-    -- lower-cased, each once, in header order).
-    v_wanted := coalesce(v_email.pending_recipients, '{}');
-    select coalesce(array_agg(s.address), '{}'),
-           coalesce(jsonb_agg(jsonb_build_object('address', s.address, 'reason', s.reason, 'since', s.created_at)),
-                    '[]')
-    into v_suppressed, v_suppressions
-    from suppressions s where s.account = v_email.account and s.address = any(v_wanted);
-    v_recipients := array(select w from unnest(v_wanted) with ordinality as t(w, n)
-                          where w <> all(v_suppressed) order by n);
-    if cardinality(v_recipients) = 0 then
-      v_reason := 'suppressed';
-    end if;
-  end if;
-  if v_reason is not null then
-    update emails set status = 'failed', failure_reason = v_reason, pending_recipients = '{}', updated_at = now()
-    where id = p_email_id;
-    perform mailroom_append_email_events(array[p_email_id], array[p_event_id], array[v_email.account], array['failed'],
-      array[jsonb_build_object('reason', v_reason)
-        || case when v_reason = 'suppressed' then jsonb_build_object('suppressions', v_suppressions)
-                else '{}'::jsonb end], array[null::jsonb]);
-    return query select 'failed', v_reason, false, null::emails;
-    return;
-  end if;
-  update emails set status = 'sending', attempts = attempts + 1, pending_recipients = v_recipients,
-                    updated_at = now()
-  where id = p_email_id returning * into v_email;
-  perform mailroom_append_email_events(array[p_email_id], array[p_event_id], array[v_email.account], array['sending'],
-    array[jsonb_build_object('attempt', v_email.attempts)
-      || case when cardinality(v_suppressed) > 0
-              then jsonb_build_object('suppressed', v_suppressed, 'suppressions', v_suppressions)
-              else '{}'::jsonb end], array[null::jsonb]);
-  return query select 'send', null::text,
-    exists (select 1 from email_attachments a where a.email_id = p_email_id), v_email;
-end
-$$;
-
---
 -- Name: mailroom_claim_emails(uuid[], timestamp with time zone[], uuid[]); Type: FUNCTION; Schema: public; Owner: -
 --
 
 CREATE FUNCTION public.mailroom_claim_emails(p_email_ids uuid[], p_nows timestamp with time zone[], p_event_ids uuid[]) RETURNS TABLE(email_id uuid, outcome text, reason text, has_attachments boolean, email public.emails)
     LANGUAGE plpgsql
+    SET plan_cache_mode TO 'force_generic_plan'
+    SET enable_seqscan TO 'off'
     AS $$
 declare
-  i int;
+  v_locked emails[];
+  v_ids uuid[];
+  v_outcomes text[];
+  v_reasons text[];
+  v_claimed emails[];
+  v_changed_ids uuid[];
+  v_event_ids uuid[];
+  v_accounts text[];
+  v_states text[];
+  v_details jsonb[];
 begin
-  for i in select u.i from unnest(p_email_ids) with ordinality as u(id, i) order by u.id loop
-    return query select p_email_ids[i], c.outcome, c.reason, c.has_attachments, c.email
-                 from mailroom_claim_email(p_email_ids[i], p_nows[i], p_event_ids[i]) c;
-  end loop;
+  perform 1 from api_keys k
+  where k.key_id = any(array(select e.api_key_id from emails e where e.id = any(p_email_ids)))
+  order by k.key_id for share;
+  v_locked := array(select e from emails e where e.id = any(p_email_ids) order by e.id for update);
+  with asked as (
+    select distinct on (u.id) u.id, u.at, u.event_id
+    from unnest(p_email_ids, p_nows, p_event_ids) with ordinality as u(id, at, event_id, n)
+    order by u.id, u.n
+  ),
+  decided as (
+    select l.id, a.event_id, l.account, s.suppressed, s.suppressions, w.recipients,
+      case when l.status not in ('scheduled', 'queued', 'deferred', 'sending') then l.status
+           -- A job that was already running when its email was rescheduled: the replacement job sends it.
+           when l.status = 'scheduled' and l.scheduled_at > a.at + interval '1 second' then 'rescheduled'
+      end as skip,
+      case when k.revoked_at is not null then 'api_key_revoked'
+           when k.expires_at <= a.at then 'api_key_expired'
+           when cardinality(w.recipients) = 0 then 'suppressed'
+      end as failure
+    from unnest(v_locked) as l
+    join asked a on a.id = l.id
+    join api_keys k on k.key_id = l.api_key_id
+    -- Recipients still to be served: all of them on a first attempt, as accept decided them (bare,
+    -- lower-cased, each once, in header order). Why and since when each dropped one is suppressed goes to
+    -- the timeline (the log shows it).
+    cross join lateral (
+      select coalesce(array_agg(x.address), '{}') as suppressed,
+             coalesce(jsonb_agg(jsonb_build_object('address', x.address, 'reason', x.reason, 'since', x.created_at)),
+                      '[]') as suppressions
+      from suppressions x where x.account = l.account and x.address = any(coalesce(l.pending_recipients, '{}'))
+    ) as s
+    cross join lateral (
+      select array(select t.r from unnest(coalesce(l.pending_recipients, '{}')) with ordinality as t(r, n)
+                   where t.r <> all(s.suppressed) order by t.n) as recipients
+    ) as w
+  ),
+  changed as (
+    update emails e
+    set status = case when d.failure is null then 'sending' else 'failed' end,
+        failure_reason = coalesce(d.failure, e.failure_reason),
+        attempts = e.attempts + case when d.failure is null then 1 else 0 end,
+        pending_recipients = case when d.failure is null then d.recipients else '{}' end,
+        updated_at = now()
+    -- `e.id = any(…)` too: the plan, generic and made once, probes the emails asked for (ADR 0008).
+    from decided d
+    where e.id = d.id and e.id = any(p_email_ids) and d.skip is null
+    returning e.id, e
+  )
+  select array_agg(d.id order by d.id),
+         array_agg(case when d.skip is not null then 'skip' when d.failure is not null then 'failed' else 'send' end
+                   order by d.id),
+         array_agg(coalesce(d.skip, d.failure) order by d.id),
+         array_agg(c.e order by d.id),
+         array_agg(d.id order by d.id) filter (where d.skip is null),
+         array_agg(d.event_id order by d.id) filter (where d.skip is null),
+         array_agg(d.account order by d.id) filter (where d.skip is null),
+         array_agg(case when d.failure is null then 'sending' else 'failed' end order by d.id)
+           filter (where d.skip is null),
+         array_agg(
+           case when d.failure is null then
+                  jsonb_build_object('attempt', (c.e).attempts)
+                  || case when cardinality(d.suppressed) > 0
+                          then jsonb_build_object('suppressed', d.suppressed, 'suppressions', d.suppressions)
+                          else '{}'::jsonb end
+                else jsonb_build_object('reason', d.failure)
+                  || case when d.failure = 'suppressed' then jsonb_build_object('suppressions', d.suppressions)
+                          else '{}'::jsonb end
+           end order by d.id) filter (where d.skip is null)
+  into v_ids, v_outcomes, v_reasons, v_claimed, v_changed_ids, v_event_ids, v_accounts, v_states, v_details
+  from decided d left join changed c on c.id = d.id;
+  if cardinality(v_event_ids) > 0 then
+    perform mailroom_append_email_events(v_changed_ids, v_event_ids, v_accounts, v_states, v_details, array_fill(null::jsonb, array[cardinality(v_event_ids)]));
+  end if;
+  return query
+  select u.id,
+         case when u.repeat then 'skip' else coalesce(v_outcomes[x.i], 'skip') end,
+         case when x.i is null then 'missing'
+              when u.repeat then case v_outcomes[x.i] when 'send' then 'sending' when 'failed' then 'failed'
+                                 else v_reasons[x.i] end
+              else v_reasons[x.i] end,
+         coalesce(not u.repeat and v_outcomes[x.i] = 'send'
+                  and exists (select 1 from email_attachments a where a.email_id = u.id), false),
+         case when not u.repeat and v_outcomes[x.i] = 'send' then v_claimed[x.i] end
+  from (select v.id, v.n, row_number() over (partition by v.id order by v.n) > 1 as repeat
+        from unnest(p_email_ids) with ordinality as v(id, n)) as u
+  left join unnest(v_ids) with ordinality as x(id, i) on x.id = u.id
+  order by u.n;
 end
 $$;
 
@@ -381,50 +397,64 @@ end
 $$;
 
 --
--- Name: mailroom_record_attempt(uuid, text, text, text, jsonb, text[], text[], text[], timestamp with time zone, uuid, jsonb, jsonb); Type: FUNCTION; Schema: public; Owner: -
---
-
-CREATE FUNCTION public.mailroom_record_attempt(p_email_id uuid, p_status text, p_reason text, p_response text, p_results jsonb, p_pending text[], p_bounced text[], p_bounced_detail text[], p_retry_at timestamp with time zone, p_event_id uuid, p_detail jsonb, p_trace jsonb) RETURNS void
-    LANGUAGE plpgsql
-    SET plan_cache_mode TO 'force_generic_plan'
-    AS $$
-declare
-  v_account text;
-begin
-  update emails set status = p_status, failure_reason = p_reason, last_smtp_response = p_response,
-                    recipient_results = p_results, pending_recipients = p_pending, updated_at = now()
-  where id = p_email_id returning account into v_account;
-  if cardinality(p_bounced) > 0 then
-    perform mailroom_add_suppressions(array_fill(v_account, array[cardinality(p_bounced)]), p_bounced,
-      array_fill('hard_bounce'::text, array[cardinality(p_bounced)]), p_bounced_detail,
-      array_fill(p_email_id, array[cardinality(p_bounced)]));
-  end if;
-  if p_status = 'deferred' then
-    perform mailroom_enqueue_deliver(array[p_email_id], array[p_retry_at], array[p_trace], array[true]);
-  end if;
-  perform mailroom_append_email_events(array[p_email_id], array[p_event_id], array[v_account], array[p_status],
-                                       array[p_detail], array[p_trace]);
-end
-$$;
-
---
 -- Name: mailroom_record_attempts(jsonb); Type: FUNCTION; Schema: public; Owner: -
 --
 
 CREATE FUNCTION public.mailroom_record_attempts(p_attempts jsonb) RETURNS void
     LANGUAGE plpgsql
+    SET plan_cache_mode TO 'force_generic_plan'
+    SET enable_seqscan TO 'off'
     AS $$
 declare
-  a jsonb;
+  v_ids uuid[] := array(select (a->>'emailId')::uuid from jsonb_array_elements(p_attempts) as a);
+  v_changed uuid[];
+  v_accounts text[];
+  v_statuses text[];
+  v_event_ids uuid[];
+  v_details jsonb[];
+  v_traces jsonb[];
+  v_retries uuid[];
+  v_retry_at timestamptz[];
+  v_retry_traces jsonb[];
 begin
-  for a in select value from jsonb_array_elements(p_attempts) order by value->>'emailId' loop
-    perform mailroom_record_attempt(
-      (a->>'emailId')::uuid, a->>'status', a->>'reason', a->>'response', a->'results',
-      array(select jsonb_array_elements_text(a->'pending')),
-      array(select jsonb_array_elements_text(a->'bounced')),
-      array(select jsonb_array_elements_text(a->'bouncedDetail')),
-      (a->>'retryAt')::timestamptz, (a->>'eventId')::uuid, a->'detail', a->'trace');
-  end loop;
+  perform 1 from emails where id = any(v_ids) order by id for update;
+  with attempt as (
+    select (a->>'emailId')::uuid as id, a->>'status' as status, a->>'reason' as reason, a->>'response' as response,
+           a->'results' as results, array(select jsonb_array_elements_text(a->'pending')) as pending,
+           (a->>'retryAt')::timestamptz as retry_at, (a->>'eventId')::uuid as event_id, a->'detail' as detail,
+           a->'trace' as trace
+    from jsonb_array_elements(p_attempts) as a
+  ),
+  changed as (
+    update emails e
+    set status = a.status, failure_reason = a.reason, last_smtp_response = a.response,
+        recipient_results = a.results, pending_recipients = a.pending, updated_at = now()
+    -- `e.id = any(…)` too: the plan, generic and made once, probes the emails asked for (ADR 0008).
+    from attempt a where e.id = a.id and e.id = any(v_ids)
+    returning e.id, e.account
+  )
+  select array_agg(a.id order by a.id), array_agg(c.account order by a.id), array_agg(a.status order by a.id),
+         array_agg(a.event_id order by a.id), array_agg(a.detail order by a.id), array_agg(a.trace order by a.id),
+         array_agg(a.id order by a.id) filter (where a.status = 'deferred'),
+         array_agg(a.retry_at order by a.id) filter (where a.status = 'deferred'),
+         array_agg(a.trace order by a.id) filter (where a.status = 'deferred')
+  into v_changed, v_accounts, v_statuses, v_event_ids, v_details, v_traces, v_retries, v_retry_at, v_retry_traces
+  from attempt a join changed c on c.id = a.id;
+  perform mailroom_add_suppressions(array_agg(c.account order by c.id, b.n), array_agg(b.address order by c.id, b.n),
+            array_agg('hard_bounce'::text order by c.id, b.n), array_agg(b_detail.detail order by c.id, b.n),
+            array_agg(c.id order by c.id, b.n))
+  from jsonb_array_elements(p_attempts) as a
+  join unnest(v_changed, v_accounts) as c(id, account) on c.id = (a->>'emailId')::uuid
+  cross join lateral jsonb_array_elements_text(a->'bounced') with ordinality as b(address, n)
+  cross join lateral (select a->'bouncedDetail'->>(b.n::int - 1) as detail) as b_detail
+  having count(*) > 0;
+  if cardinality(v_retries) > 0 then
+    perform mailroom_enqueue_deliver(v_retries, v_retry_at, v_retry_traces,
+                                     array_fill(true, array[cardinality(v_retries)]));
+  end if;
+  if cardinality(v_changed) > 0 then
+    perform mailroom_append_email_events(v_changed, v_event_ids, v_accounts, v_statuses, v_details, v_traces);
+  end if;
 end
 $$;
 

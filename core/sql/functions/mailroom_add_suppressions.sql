@@ -1,6 +1,6 @@
 -- The one writer of `suppressions`: adds addresses to accounts' suppression lists (parallel arrays), a repeat
 -- keeping the first entry, and returns the rows it added. Called by core/src/suppressions/store.ts (bounce and
--- complaint reports, manual entries) and by mailroom_record_attempt (hard bounces at delivery).
+-- complaint reports, manual entries) and by mailroom_record_attempts (hard bounces at delivery).
 create or replace function mailroom_add_suppressions(
   p_accounts text[], p_addresses text[], p_reasons text[], p_details text[], p_source_email_ids uuid[]
 ) returns setof suppressions language plpgsql as $$

@@ -33,9 +33,9 @@ describe("one writer per table", () => {
     expect(await writersOf("emails")).toEqual([
       "core/src/emails/accept.ts",
       "email_lifecycle.sql: mailroom_cancel_email",
-      "email_lifecycle.sql: mailroom_claim_email",
+      "email_lifecycle.sql: mailroom_claim_emails",
       "email_lifecycle.sql: mailroom_fail_emails",
-      "email_lifecycle.sql: mailroom_record_attempt",
+      "email_lifecycle.sql: mailroom_record_attempts",
       "email_lifecycle.sql: mailroom_reschedule_email",
       "email_lifecycle.sql: mailroom_set_recipient_results",
     ]);

@@ -140,6 +140,112 @@ describe("claim and record (one round trip each)", () => {
     expect(rows.map((r) => r.status)).toEqual(["bounced", "canceled", "delivered"]);
   });
 
+  it("decides every kind of claim in one call: send, skip, missing, revoked, suppressed, and a repeat once", async () => {
+    const other = (await createKey(db.pool, { account: "dl", scopes: ["send"], expires: "never" })).key;
+    const revoked = await accept({}, other.keyId);
+    await db.pool.query("update api_keys set revoked_at = now() where key_id = $1", [other.keyId]);
+    await addSuppressions(db.pool, "dl", [{ address: "blocked@example.test", reason: "complaint" }]);
+    const suppressed = await accept({ to: ["blocked@example.test"] });
+    const canceled = await accept();
+    await cancelEmail(db.pool, "dl", canceled);
+    const sendable = await accept({ to: ["x@example.test"] });
+    const missing = "00000000-0000-4000-8000-000000000000";
+    const claimed = await claimEmails(
+      db.pool,
+      [sendable, revoked, missing, suppressed, canceled, sendable].map((emailId) => ({ emailId })),
+    );
+    expect(claimed.map((c) => (c.outcome === "send" ? { outcome: "send", id: c.email.id } : c))).toEqual([
+      { outcome: "send", id: sendable },
+      { outcome: "failed", reason: "api_key_revoked" },
+      { outcome: "skip", status: "missing" },
+      { outcome: "failed", reason: "suppressed" },
+      { outcome: "skip", status: "canceled" },
+      // Asked for twice in one call: claimed once, the repeat finds it taken.
+      { outcome: "skip", status: "sending" },
+    ]);
+    const { rows } = await db.pool.query<{
+      id: string;
+      status: string;
+      failure_reason: string | null;
+      attempts: number;
+    }>("select id, status, failure_reason, attempts from emails where id = any($1::uuid[])", [
+      [sendable, revoked, suppressed, canceled],
+    ]);
+    expect(Object.fromEntries(rows.map((r) => [r.id, [r.status, r.failure_reason, r.attempts]]))).toEqual({
+      [sendable]: ["sending", null, 1],
+      [revoked]: ["failed", "api_key_revoked", 0],
+      [suppressed]: ["failed", "suppressed", 0],
+      [canceled]: ["canceled", null, 0],
+    });
+    const types = async (id: string) => (await listEvents(db.pool, id)).map((e) => [e.type, e.detail]);
+    expect(await types(sendable)).toEqual([
+      ["queued", {}],
+      ["sending", { attempt: 1 }],
+    ]);
+    expect(await types(revoked)).toEqual([
+      ["queued", {}],
+      ["failed", { reason: "api_key_revoked" }],
+    ]);
+    expect(await types(suppressed)).toEqual([
+      ["queued", {}],
+      [
+        "failed",
+        {
+          reason: "suppressed",
+          suppressions: [{ address: "blocked@example.test", reason: "complaint", since: expect.any(String) }],
+        },
+      ],
+    ]);
+  });
+
+  it("records several outcomes in one call: bounces of one address from two emails, a retry, a delivery", async () => {
+    const to = ["twice@example.test"];
+    const ids = [await accept({ to }), await accept({ to }), await accept({ to })];
+    const claimed = (
+      await claimEmails(
+        db.pool,
+        ids.map((emailId) => ({ emailId })),
+      )
+    ).flatMap((c) => (c.outcome === "send" ? [c] : []));
+    const outcome = (status: "accepted" | "temporary" | "permanent", response: string) => [
+      { recipient: "twice@example.test", status, response },
+    ];
+    const results = await recordAttempts(db.pool, [
+      {
+        claimed: claimed[2] as (typeof claimed)[number],
+        outcomes: outcome("permanent", "550 third"),
+        policy,
+      },
+      {
+        claimed: claimed[0] as (typeof claimed)[number],
+        outcomes: outcome("permanent", "550 first"),
+        policy,
+      },
+      {
+        claimed: claimed[1] as (typeof claimed)[number],
+        outcomes: outcome("temporary", "451 later"),
+        policy,
+      },
+    ]);
+    expect(results.map((r) => r.status)).toEqual(["bounced", "bounced", "deferred"]);
+    const [first, second, third] = ids.toSorted();
+    const { rows: suppressed } = await db.pool.query(
+      "select source_email_id, detail from suppressions where account = 'dl' and address = 'twice@example.test'",
+    );
+    // The first bounce in id order is the entry's source, whichever order the attempts came in.
+    expect(suppressed).toEqual([{ source_email_id: first, detail: "550 first" }]);
+    const { rows: jobs } = await db.pool.query(
+      "select key from graphile_worker._private_jobs where key like 'deliver:%' and key = any($1)",
+      [ids.map((id) => `deliver:${id}`)],
+    );
+    expect(jobs).toEqual([{ key: `deliver:${second}` }]);
+    expect((await listEvents(db.pool, third as string)).map((e) => [e.type, e.detail])).toEqual([
+      ["queued", {}],
+      ["sending", { attempt: 1 }],
+      ["bounced", { response: "twice@example.test: 550 third", bounced: ["twice@example.test"] }],
+    ]);
+  });
+
   it("lets concurrent deliveries share claim statements through the delivery store", async () => {
     const ids = await Promise.all(
       Array.from({ length: 12 }, (_, i) => accept({ to: [`c${i}@example.test`] })),

@@ -60,10 +60,11 @@ export async function claimEmails(
       requests.map(() => newId()),
     ],
   });
-  const byId = new Map(rows.map((row) => [row.email_id, row]));
-  return requests.map((r) => {
-    const row = byId.get(r.emailId);
-    if (!row) throw new Error(`mailroom_claim_emails returned no row for ${r.emailId}`);
+  // One row per request, in request order (an email asked for twice has two rows: the repeat is skipped).
+  return requests.map((r, i) => {
+    const row = rows[i];
+    if (row?.email_id !== r.emailId)
+      throw new Error(`mailroom_claim_emails returned no row for ${r.emailId}`);
     return toClaimed(row);
   });
 }
