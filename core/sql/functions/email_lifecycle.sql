@@ -186,8 +186,9 @@ begin
               when u.repeat then case v_outcomes[x.i] when 'send' then 'sending' when 'failed' then 'failed'
                                  else v_reasons[x.i] end
               else v_reasons[x.i] end,
-         coalesce(not u.repeat and v_outcomes[x.i] = 'send'
-                  and exists (select 1 from email_attachments a where a.email_id = u.id), false),
+         -- A probe per email (`limit 1`): an `exists` may be planned as one hashed pass over every attachment.
+         not u.repeat and v_outcomes[x.i] = 'send'
+           and coalesce((select true from email_attachments a where a.email_id = u.id limit 1), false),
          case when not u.repeat and v_outcomes[x.i] = 'send' then v_claimed[x.i] end
   from (select v.id, v.n, row_number() over (partition by v.id order by v.n) > 1 as repeat
         from unnest(p_email_ids) with ordinality as v(id, n)) as u
