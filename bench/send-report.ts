@@ -105,7 +105,7 @@ export function verdict(results: ScenarioResult[], ceiling?: AcceptCeiling): Ver
   const apiRss = Math.max(send?.server.rssHwmMb ?? 0, batch?.server.rssHwmMb ?? 0);
   const checks = [
     [
-      `single send ≥ ${TARGETS.durableRatio.toFixed(1)}× the naive durable build's req/s: ${ratio.toFixed(2)}×`,
+      `single send ≥ ${TARGETS.durableRatio.toFixed(1)}× the naive durable build's req/s (stock graphile-worker install): ${ratio.toFixed(2)}×`,
       ratio >= TARGETS.durableRatio,
     ],
     [
@@ -218,7 +218,8 @@ export function sectionBody(results: ScenarioResult[], info: RunInfo, ceiling?: 
       "this machine during the run.",
     "",
     `Each scenario: ${info.warmupSeconds} s warm-up (not counted), then ${info.seconds} s measured with autocannon in a ` +
-      `separate process, ${info.connections} keep-alive connections over TLS on 127.0.0.1, on one ${info.database}. ` +
+      `separate process, ${info.connections} keep-alive connections over TLS on 127.0.0.1, on one ${info.database} ` +
+      "(the naive durable build in a database of its own on that server). " +
       `Servers run in their own process (RSS and CPU are theirs alone); each holds ${info.poolSize} Postgres ` +
       `connections. The API runs as the chart runs it: flags \`${info.apiProcess.nodeFlags.join(" ") || "none"}\`, ` +
       `environment \`${
@@ -247,13 +248,18 @@ export function sectionBody(results: ScenarioResult[], info: RunInfo, ceiling?: 
       "per request into a simple table (no auth, validation or logging); **naive durable** is the same route as a " +
       "team would make it durable with the same stack: one transaction per request (`begin`, the INSERT, " +
       "`select graphile_worker.add_job(…)`, `commit`, one round trip each), so a 2xx means the row and its job " +
-      "are both committed; **POST /v1/send** is the real API " +
+      "are both committed. It runs on a **stock graphile-worker install**: its own database, where graphile-worker's " +
+      "own migrations (`runMigrations`, the version Mailroom depends on) created the schema, with none of " +
+      "Mailroom's migrations or settings (Mailroom forces generic plans and turns sequential scans off inside " +
+      "graphile-worker's functions in its own database; ADR 0008), and no worker running. " +
+      "**POST /v1/send** is the real API " +
       "(`startApiServer` as built: first-byte TLS gate, its request hooks — key lookup, rate limits —, schema and " +
       "field validation, idempotency, group commit of email row, event, idempotency record and job); **POST /v1/send/batch** sends 100 emails per " +
       "request, one transaction each.",
     "",
     "Rows check: every id a 2xx answer reported (row id or messageId) is distinct and found exactly once in the " +
-      "table (for the naive durable build: with its job in graphile-worker's job table), their number is 2xx × emails " +
+      "table (for the naive durable build: with its job in graphile-worker's job table, both in its own database), " +
+      "their number is 2xx × emails " +
       "per request, and the table grew by exactly that plus at most the " +
       "requests written but unanswered when the clock stopped (autocannon drops in-flight requests at the end; " +
       "the server still commits them: shown as “cut off”). CPU is the share of one core; machine busy is the " +

@@ -6,7 +6,8 @@
  *   - `baseline`: a bare Fastify route over node:https with the same kind of certificate, one INSERT per
  *     request into a simple table, no auth, no validation, no logging;
  *   - `durable`: what a team would write with the same stack to make each email durable with its job: the
- *     same Fastify route, one transaction per request holding the INSERT and `graphile_worker.add_job`.
+ *     same Fastify route, one transaction per request holding the INSERT and `graphile_worker.add_job`, on
+ *     the database it is given (the orchestrator's stock graphile-worker install, bench/send-baselines.ts).
  * Samples its own RSS every 100 ms between `phase-start` and `phase-end` and reads the kernel's high-water
  * mark from /proc. Mailroom's modules are imported only in `api` mode, so that the baselines' RSS is that of a
  * bare Fastify process.

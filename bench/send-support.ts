@@ -121,6 +121,8 @@ export interface BenchDatabase {
   describe: string;
   /** CPU milliseconds the Postgres server has used so far, when it is ours to look at (embedded, Linux). */
   cpuMs?: () => number | undefined;
+  /** Another fresh, empty database on the same server, dropped with this one: its URL. */
+  createSibling(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -156,33 +158,40 @@ function postgresCpuMs(dataDir: string): number | undefined {
 }
 
 /**
- * A fresh database: on the server of `DATABASE_URL` when set (dropped afterwards), else on a throwaway
- * embedded Postgres under `dir` (fsync on, as Mailroom runs it). `settings` are given to the embedded server
- * only; a `DATABASE_URL` server keeps its own.
+ * A fresh database: on the server of `DATABASE_URL` when set (dropped afterwards, with its siblings), else on
+ * a throwaway embedded Postgres under `dir` (fsync on, as Mailroom runs it). `settings` are given to the
+ * embedded server only; a `DATABASE_URL` server keeps its own.
  */
 export async function openBenchDatabase(
   dir: string,
   settings: Readonly<Record<string, string>> = {},
 ): Promise<BenchDatabase> {
-  const name = `bench_send_${randomBytes(4).toString("hex")}`;
+  const newName = () => `bench_send_${randomBytes(4).toString("hex")}`;
+  const name = newName();
   const serverUrl = process.env.DATABASE_URL;
   if (serverUrl) {
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    try {
-      await admin.query(`create database ${name}`);
-    } finally {
-      await admin.end();
-    }
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
+    const names: string[] = [];
+    const urlOf = (database: string) => {
+      const url = new URL(serverUrl);
+      url.pathname = `/${database}`;
+      return url.toString();
+    };
+    const admin = async (sql: string) => {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      await client.query(sql).finally(() => client.end());
+    };
+    const create = async (database: string) => {
+      await admin(`create database ${database}`);
+      names.push(database);
+      return urlOf(database);
+    };
     return {
-      url: url.toString(),
+      url: await create(name),
       describe: `database ${name} on the DATABASE_URL server`,
+      createSibling: () => create(newName()),
       close: async () => {
-        const dropper = new pg.Client({ connectionString: serverUrl });
-        await dropper.connect();
-        await dropper.query(`drop database if exists ${name} with (force)`).finally(() => dropper.end());
+        for (const database of names) await admin(`drop database if exists ${database} with (force)`);
       },
     };
   }
@@ -203,6 +212,11 @@ export async function openBenchDatabase(
     url: server.urlFor(name),
     describe: "throwaway embedded Postgres (fsync on)",
     ...(process.platform === "linux" ? { cpuMs: () => postgresCpuMs(dataDir) } : {}),
+    createSibling: async () => {
+      const sibling = newName();
+      await server.createDatabase(sibling);
+      return server.urlFor(sibling);
+    },
     close: () => server.stop(),
   };
 }

@@ -58,15 +58,17 @@ export async function settledCount(count: () => Promise<number>): Promise<number
 
 export interface Scenario {
   kind: ScenarioKind;
+  /** On the database the scenario writes to (the naive durable build has its own). */
+  pool: Pool;
   label: string;
   route: string;
   apiKey?: string;
   account?: string;
 }
 
-export function rowQueries(pool: Pool, scenario: Scenario) {
+export function rowQueries(scenario: Scenario) {
   const n = async (sql: string, params: unknown[]) =>
-    (await pool.query<{ n: number }>(sql, params)).rows[0]?.n ?? 0;
+    (await scenario.pool.query<{ n: number }>(sql, params)).rows[0]?.n ?? 0;
   if (scenario.kind === "baseline" || scenario.kind === "durable") {
     const table = scenario.kind === "baseline" ? "bench_baseline" : "bench_durable";
     return {
