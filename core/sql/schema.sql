@@ -237,7 +237,8 @@ begin
   into v_ids, v_outcomes, v_reasons, v_claimed, v_changed_ids, v_event_ids, v_accounts, v_states, v_details
   from decided d left join changed c on c.id = d.id;
   if cardinality(v_event_ids) > 0 then
-    perform mailroom_append_email_events(v_changed_ids, v_event_ids, v_accounts, v_states, v_details, array_fill(null::jsonb, array[cardinality(v_event_ids)]));
+    perform mailroom_append_email_events(v_changed_ids, v_event_ids, v_accounts, v_states, v_details,
+                                         array_fill(null::jsonb, array[cardinality(v_event_ids)]));
   end if;
   return query
   select u.id,
@@ -247,8 +248,8 @@ begin
                                  else v_reasons[x.i] end
               else v_reasons[x.i] end,
          -- A probe per email (`limit 1`): an `exists` may be planned as one hashed pass over every attachment.
-         not u.repeat and v_outcomes[x.i] = 'send'
-           and coalesce((select true from email_attachments a where a.email_id = u.id limit 1), false),
+         coalesce(not u.repeat and v_outcomes[x.i] = 'send'
+                  and (select true from email_attachments a where a.email_id = u.id limit 1), false),
          case when not u.repeat and v_outcomes[x.i] = 'send' then v_claimed[x.i] end
   from (select v.id, v.n, row_number() over (partition by v.id order by v.n) > 1 as repeat
         from unnest(p_email_ids) with ordinality as v(id, n)) as u

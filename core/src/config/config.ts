@@ -48,7 +48,7 @@ const envSchema = z.object({
     .int()
     .min(1024)
     .default(10 * 1024 * 1024),
-  MAILROOM_BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),
+  MAILROOM_BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(4),
 
   MAILROOM_SUBMISSION_ENABLED: bool.default(true),
   MAILROOM_SUBMISSION_HOST: z.string().min(1).default("127.0.0.1"),
