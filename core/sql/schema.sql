@@ -418,13 +418,17 @@ declare
   v_retries uuid[];
   v_retry_at timestamptz[];
   v_retry_traces jsonb[];
+  v_bounce_accounts text[];
+  v_bounced text[];
+  v_bounce_details text[];
+  v_bounce_emails uuid[];
 begin
   perform 1 from emails where id = any(v_ids) order by id for update;
   with attempt as (
     select (a->>'emailId')::uuid as id, a->>'status' as status, a->>'reason' as reason, a->>'response' as response,
            a->'results' as results, array(select jsonb_array_elements_text(a->'pending')) as pending,
            (a->>'retryAt')::timestamptz as retry_at, (a->>'eventId')::uuid as event_id, a->'detail' as detail,
-           a->'trace' as trace
+           a->'trace' as trace, a->'bounced' as bounced, a->'bouncedDetail' as bounced_detail
     from jsonb_array_elements(p_attempts) as a
   ),
   changed as (
@@ -434,22 +438,32 @@ begin
     -- `e.id = any(…)` too: the plan, generic and made once, probes the emails asked for (ADR 0008).
     from attempt a where e.id = a.id and e.id = any(v_ids)
     returning e.id, e.account
+  ),
+  recorded as (
+    select array_agg(a.id order by a.id) as ids, array_agg(c.account order by a.id) as accounts,
+           array_agg(a.status order by a.id) as statuses, array_agg(a.event_id order by a.id) as event_ids,
+           array_agg(a.detail order by a.id) as details, array_agg(a.trace order by a.id) as traces,
+           array_agg(a.id order by a.id) filter (where a.status = 'deferred') as retries,
+           array_agg(a.retry_at order by a.id) filter (where a.status = 'deferred') as retry_at,
+           array_agg(a.trace order by a.id) filter (where a.status = 'deferred') as retry_traces
+    from attempt a join changed c on c.id = a.id
+  ),
+  bounces as (
+    select array_agg(c.account order by c.id, b.n) as accounts, array_agg(b.address order by c.id, b.n) as addresses,
+           array_agg(a.bounced_detail->>(b.n::int - 1) order by c.id, b.n) as details,
+           array_agg(c.id order by c.id, b.n) as email_ids
+    from attempt a join changed c on c.id = a.id
+    cross join lateral jsonb_array_elements_text(a.bounced) with ordinality as b(address, n)
   )
-  select array_agg(a.id order by a.id), array_agg(c.account order by a.id), array_agg(a.status order by a.id),
-         array_agg(a.event_id order by a.id), array_agg(a.detail order by a.id), array_agg(a.trace order by a.id),
-         array_agg(a.id order by a.id) filter (where a.status = 'deferred'),
-         array_agg(a.retry_at order by a.id) filter (where a.status = 'deferred'),
-         array_agg(a.trace order by a.id) filter (where a.status = 'deferred')
-  into v_changed, v_accounts, v_statuses, v_event_ids, v_details, v_traces, v_retries, v_retry_at, v_retry_traces
-  from attempt a join changed c on c.id = a.id;
-  perform mailroom_add_suppressions(array_agg(c.account order by c.id, b.n), array_agg(b.address order by c.id, b.n),
-            array_agg('hard_bounce'::text order by c.id, b.n), array_agg(b_detail.detail order by c.id, b.n),
-            array_agg(c.id order by c.id, b.n))
-  from jsonb_array_elements(p_attempts) as a
-  join unnest(v_changed, v_accounts) as c(id, account) on c.id = (a->>'emailId')::uuid
-  cross join lateral jsonb_array_elements_text(a->'bounced') with ordinality as b(address, n)
-  cross join lateral (select a->'bouncedDetail'->>(b.n::int - 1) as detail) as b_detail
-  having count(*) > 0;
+  select r.ids, r.accounts, r.statuses, r.event_ids, r.details, r.traces, r.retries, r.retry_at, r.retry_traces,
+         b.accounts, b.addresses, b.details, b.email_ids
+  into v_changed, v_accounts, v_statuses, v_event_ids, v_details, v_traces, v_retries, v_retry_at, v_retry_traces,
+       v_bounce_accounts, v_bounced, v_bounce_details, v_bounce_emails
+  from recorded r, bounces b;
+  if cardinality(v_bounced) > 0 then
+    perform mailroom_add_suppressions(v_bounce_accounts, v_bounced,
+      array_fill('hard_bounce'::text, array[cardinality(v_bounced)]), v_bounce_details, v_bounce_emails);
+  end if;
   if cardinality(v_retries) > 0 then
     perform mailroom_enqueue_deliver(v_retries, v_retry_at, v_retry_traces,
                                      array_fill(true, array[cardinality(v_retries)]));
