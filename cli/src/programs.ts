@@ -1,5 +1,6 @@
 import { deriveVerpKey } from "@mailroom/core/bounces";
 import type { Config } from "@mailroom/core/config";
+import { endPool } from "@mailroom/core/db";
 import { loadKek } from "@mailroom/core/domains";
 import {
   createApiMetrics,
@@ -92,7 +93,7 @@ export async function startApiProgram(
         await server.close();
         await internal.close();
       } finally {
-        await pool.end();
+        await endPool(pool);
       }
     },
   };
@@ -151,7 +152,7 @@ export async function startWorkerProgram(
         await worker.stop();
         await internal.close();
       } finally {
-        await pool.end();
+        await endPool(pool);
       }
     },
   };
@@ -185,7 +186,7 @@ export async function startSmtpProgram(
       tls: material,
     });
   } catch (error) {
-    await pool.end();
+    await endPool(pool);
     throw error;
   }
   const internal = await startInternalServer({
@@ -201,7 +202,7 @@ export async function startSmtpProgram(
         await doors.close();
         await internal.close();
       } finally {
-        await pool.end();
+        await endPool(pool);
       }
     },
   };

@@ -1,4 +1,5 @@
 import { environmentHelp } from "@mailroom/core/config";
+import { endPool } from "@mailroom/core/db";
 import {
   ACCOUNT_PATTERN,
   createKey,
@@ -22,7 +23,7 @@ async function withPool<T>(fn: (pool: ReturnType<typeof openPool>) => Promise<T>
   try {
     return await fn(pool);
   } finally {
-    await pool.end();
+    await endPool(pool);
     await db.stop();
   }
 }

@@ -1,6 +1,6 @@
 import os from "node:os";
 import { KubeConfig } from "@kubernetes/client-node";
-import { migrate } from "@mailroom/core/db";
+import { endPool, migrate } from "@mailroom/core/db";
 import {
   createLogger,
   createProgramRegistry,
@@ -70,7 +70,7 @@ export async function runOperator(): Promise<void> {
   stopOnSignal([
     () => running.stop({ release: true }),
     () => internal.close(),
-    () => pool.end(),
+    () => endPool(pool),
     () => db.stop(),
   ]);
 }
@@ -100,7 +100,7 @@ export async function runApply(paths: string[]): Promise<void> {
     );
     say(`generated keys and secrets are under ${config.dataDir}/secrets/`);
   } finally {
-    await pool.end();
+    await endPool(pool);
     await db.stop();
   }
 }

@@ -11,6 +11,9 @@ export interface PoolOptions {
   onError?: (error: Error) => void;
 }
 
+// Each pool's connections that are open (connected and not yet closed), for endPool.
+const openConnections = new WeakMap<Pool, Set<pg.Client>>();
+
 /**
  * A pg pool with bounded waits: a query never hangs on an unreachable database, it fails fast so the API
  * can answer 503 and recover by itself when Postgres returns.
@@ -27,8 +30,32 @@ export function createPool(options: PoolOptions): Pool {
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on("error", (error) => options.onError?.(error));
-  pool.on("connect", (client) => client.on("error", (error) => options.onError?.(error)));
+  const open = new Set<pg.Client>();
+  openConnections.set(pool, open);
+  pool.on("connect", (client) => {
+    open.add(client);
+    client.once("end", () => open.delete(client));
+    client.on("error", (error) => options.onError?.(error));
+  });
   return pool;
+}
+
+/**
+ * Ends a pool and waits until its connections have closed (at most `timeoutMs`). pg-pool's own `end()`
+ * resolves once it has asked its clients to end, before their sockets close: a Postgres stopped right after
+ * (`mailroom run` stops it last) would still find those sessions, terminate them, and each would log an error.
+ */
+export async function endPool(pool: Pool, timeoutMs = 5_000): Promise<void> {
+  await pool.end();
+  const closing = [...(openConnections.get(pool) ?? [])];
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.all(closing.map((client) => new Promise((resolve) => client.once("end", resolve)))),
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, timeoutMs);
+    }),
+  ]);
+  clearTimeout(timer);
 }
 
 /** Runs `fn` in a transaction on one client, committing on success and rolling back on any error. */
