@@ -62,7 +62,7 @@ export function formatMailbox(mailbox: Mailbox): string {
 
 /**
  * The envelope recipients of an email's To, Cc and Bcc mailboxes: bare, lower-cased, each once, in header
- * order. Accept decides them once (mailroom_claim_email serves them as they are) and a bounce report matches
+ * order. Accept decides them once (mailroom_claim_emails serves them as they are) and a bounce report matches
  * against the same list, so no SQL function parses an address header.
  */
 export function envelopeRecipients(mailboxes: readonly string[]): string[] {
