@@ -35,11 +35,11 @@ test-faults: $(STAMP) ## Fault suite: kill -9 a worker, the API, Postgres; stall
 	$(NPM) exec --no -- vitest run -c test/fault/vitest.config.ts
 
 bench: $(STAMP) ## Benchmarks against same-run baselines; writes BENCHMARKS.md (takes a few minutes)
-	$(NPM) exec --no -- node bench/send.ts
-	$(NPM) exec --no -- node bench/delivery.ts
-	$(NPM) exec --no -- node bench/peer.ts
-	$(NPM) exec --no -- node bench/webhooks.ts
-	$(NPM) exec --no -- node bench/smtp-submission.ts
+	$(NPM) exec --no -- node bench/send/main.ts
+	$(NPM) exec --no -- node bench/delivery/main.ts
+	$(NPM) exec --no -- node bench/peer/main.ts
+	$(NPM) exec --no -- node bench/webhooks/main.ts
+	$(NPM) exec --no -- node bench/smtp-submission/main.ts
 
 lint: $(STAMP) ## Lint and format check (Biome)
 	$(NPM) run --silent lint
@@ -57,7 +57,7 @@ check-generated: $(STAMP) ## Fail when generated files (CRDs, the chart's copy, 
 	@diff -r crds charts/mailroom/files/crds >/dev/null || { echo "charts/mailroom/files/crds differs from crds/: run scripts/sync-chart-crds.sh"; exit 1; }
 
 bench-scale: $(STAMP) ## How cost grows with the data: 1M seeded emails vs empty (BENCH_SCALE_SIZES=0,1000000,10000000 for 10M)
-	$(NPM) exec --no -- node bench/scale.ts
+	$(NPM) exec --no -- node bench/scale/main.ts
 
 schema-dump: $(STAMP) ## Regenerate core/sql/schema.sql from the migrations and SQL functions (needs Debian's postgresql)
 	$(NPM) exec --no -- node scripts/schema-dump.ts

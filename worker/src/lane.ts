@@ -31,7 +31,7 @@ export interface Lane {
 }
 
 /**
- * The graphile-worker settings of every Mailroom runner, shared with bench/webhooks.ts so that its figure
+ * The graphile-worker settings of every Mailroom runner, shared with bench/webhooks/main.ts so that its figure
  * describes what ships. Jobs are fetched in batches (one query locks up to `concurrency` ready jobs) and
  * completed in batches: per job, one `get_job` and one `complete_job` round trip cost the database more than
  * the delivery's own statements. A crash between a task's end and its batched completion re-runs the task,

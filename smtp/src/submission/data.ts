@@ -5,7 +5,7 @@ import type { SMTPServerDataStream, SMTPServerSession } from "smtp-server";
 import type { SmtpDeps } from "../deps.ts";
 import { refusal } from "../server/replies.ts";
 import { MessageCheck } from "./message-check.ts";
-import type { SubmissionUser } from "./server.ts";
+import type { SubmissionUser } from "./user.ts";
 
 /** Reads the whole DATA stream, checking it as it arrives and keeping at most `limit` bytes. */
 function readMessage(stream: SMTPServerDataStream, check: MessageCheck, limit: number) {

@@ -13,13 +13,7 @@ import type { SmtpDeps } from "../deps.ts";
 import { keepOwnEnhancedCodes, refusal } from "../server/replies.ts";
 import { type AuthThrottle, createAuthThrottle, DEFAULT_AUTH_THROTTLE } from "./auth-throttle.ts";
 import { acceptSubmission } from "./data.ts";
-
-/** Who a session authenticated as: the key is kept to re-check it (revocation, rate limit) per message. */
-export interface SubmissionUser {
-  key: string;
-  keyId: string;
-  account: string;
-}
+import type { SubmissionUser } from "./user.ts";
 
 const userOf = (session: SMTPServerSession) => session.user as SubmissionUser;
 

@@ -3,35 +3,12 @@
  * custom resources the CRD schema (schema.ts). Returns warnings for the `Warning` response header.
  */
 import { builtInCauses, ownerReferenceCauses } from "./built-in.ts";
+import type { KubeObject } from "./object.ts";
 import { apiVersionOf, type ResourceType } from "./resources.ts";
 import { admitCustomResource } from "./schema.ts";
 import { badRequest, invalid, type StatusCause } from "./status.ts";
 
-/** ObjectMeta fields the fake reads or maintains. */
-export interface ObjectMeta {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  generation?: number;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  deletionGracePeriodSeconds?: number;
-  finalizers?: string[];
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  ownerReferences?: { uid: string; kind?: string; name?: string; blockOwnerDeletion?: boolean }[];
-  [key: string]: unknown;
-}
-
-/** Any stored object. */
-export interface KubeObject {
-  apiVersion: string;
-  kind: string;
-  metadata: ObjectMeta;
-  [key: string]: unknown;
-}
+export type { KubeObject } from "./object.ts";
 
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;

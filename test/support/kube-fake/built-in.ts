@@ -5,7 +5,7 @@
  * apimachinery's ValidateOwnerReferences (all 422 Invalid with one cause per field).
  */
 import { isDeepStrictEqual } from "node:util";
-import type { KubeObject } from "./admission.ts";
+import type { KubeObject } from "./object.ts";
 import { badRequest, type StatusCause } from "./status.ts";
 
 // metav1.Time: RFC 3339, Go's parser taking any fractional seconds; metav1.MicroTime: exactly six digits.
