@@ -1,7 +1,5 @@
 export {
   clearInbox,
-  type InboxMessage,
-  type InboxSummary,
   inboxMessageFile,
   listInbox,
   newInboxMessageId,

@@ -4,13 +4,7 @@ import { type TestDatabase, useDatabaseWithKey } from "../../../test/support/db.
 import { createKey } from "../keys/index.ts";
 import { addSuppressions } from "../suppressions/index.ts";
 import { acceptEmails } from "./accept.ts";
-import {
-  claimEmails,
-  claimForDelivery,
-  createDeliveryStore,
-  recordAttempt,
-  recordAttempts,
-} from "./delivery.ts";
+import { claimEmails, createDeliveryStore, recordAttempts } from "./delivery.ts";
 import { listEvents } from "./events.ts";
 import { cancelEmail, rescheduleEmail } from "./log.ts";
 import type { EmailDraft } from "./types.ts";
@@ -30,32 +24,37 @@ const policy = { baseDelaySeconds: 60, maxDelaySeconds: 3600, horizonSeconds: 86
 describe("claim and record (one round trip each)", () => {
   it("claims a queued email once, with its recipients bare, lower-cased and deduplicated", async () => {
     const id = await accept({ to: ["Ann <Ann@Example.test>", "bob@example.test"], cc: ["ann@example.test"] });
-    const claimed = await claimForDelivery(db.pool, id);
+    const claimed = await createDeliveryStore(db.pool).claim(id);
     expect(claimed).toMatchObject({ outcome: "send", recipients: ["ann@example.test", "bob@example.test"] });
     if (claimed.outcome !== "send") return;
     expect(claimed.email).toMatchObject({ id, status: "sending", attempts: 1 });
     expect(claimed.hasAttachments).toBe(false);
-    const result = await recordAttempt(
-      db.pool,
+    const result = await createDeliveryStore(db.pool).record({
       claimed,
-      [
+      outcomes: [
         { recipient: "ann@example.test", status: "accepted", code: 250, response: "250 ok" },
         { recipient: "bob@example.test", status: "accepted", code: 250, response: "250 ok" },
       ],
       policy,
-    );
+    });
     expect(result.status).toBe("delivered");
-    expect(await claimForDelivery(db.pool, id)).toEqual({ outcome: "skip", status: "delivered" });
+    expect(await createDeliveryStore(db.pool).claim(id)).toEqual({ outcome: "skip", status: "delivered" });
     expect((await listEvents(db.pool, id)).map((e) => e.type)).toEqual(["queued", "sending", "delivered"]);
   });
 
   it("leaves a queued email alone once it was canceled, or rescheduled to later, before its job ran", async () => {
     const canceled = await accept();
     await cancelEmail(db.pool, "dl", canceled);
-    expect(await claimForDelivery(db.pool, canceled)).toEqual({ outcome: "skip", status: "canceled" });
+    expect(await createDeliveryStore(db.pool).claim(canceled)).toEqual({
+      outcome: "skip",
+      status: "canceled",
+    });
     const moved = await accept();
     await rescheduleEmail(db.pool, "dl", moved, new Date(Date.now() + 3_600_000));
-    expect(await claimForDelivery(db.pool, moved)).toEqual({ outcome: "skip", status: "rescheduled" });
+    expect(await createDeliveryStore(db.pool).claim(moved)).toEqual({
+      outcome: "skip",
+      status: "rescheduled",
+    });
   });
 
   it("fails the email of a revoked key, and one whose every recipient is suppressed", async () => {
@@ -63,13 +62,21 @@ describe("claim and record (one round trip each)", () => {
     const id = await accept({}, other.keyId);
     // Revocation fails unsent mail itself; a job already past that point still meets the claim's check.
     await db.pool.query("update api_keys set revoked_at = now() where key_id = $1", [other.keyId]);
-    expect(await claimForDelivery(db.pool, id)).toEqual({ outcome: "failed", reason: "api_key_revoked" });
+    expect(await createDeliveryStore(db.pool).claim(id)).toEqual({
+      outcome: "failed",
+      reason: "api_key_revoked",
+    });
 
     await addSuppressions(db.pool, "dl", [{ address: "gone@example.test", reason: "hard_bounce" }]);
     const blocked = await accept({ to: ["Gone@Example.test"] });
-    expect(await claimForDelivery(db.pool, blocked)).toEqual({ outcome: "failed", reason: "suppressed" });
+    expect(await createDeliveryStore(db.pool).claim(blocked)).toEqual({
+      outcome: "failed",
+      reason: "suppressed",
+    });
     const partly = await accept({ to: ["gone@example.test", "ok@example.test"] });
-    expect(await claimForDelivery(db.pool, partly)).toMatchObject({ recipients: ["ok@example.test"] });
+    expect(await createDeliveryStore(db.pool).claim(partly)).toMatchObject({
+      recipients: ["ok@example.test"],
+    });
     const sending = (await listEvents(db.pool, partly)).find((e) => e.type === "sending");
     // Why and since when, as the log shows it.
     expect(sending?.detail).toEqual({
@@ -81,17 +88,16 @@ describe("claim and record (one round trip each)", () => {
 
   it("defers a temporary failure with a keyed retry job and suppresses a hard bounce", async () => {
     const id = await accept({ to: ["later@example.test", "never@example.test"] });
-    const claimed = await claimForDelivery(db.pool, id);
+    const claimed = await createDeliveryStore(db.pool).claim(id);
     if (claimed.outcome !== "send") throw new Error(`not claimed: ${JSON.stringify(claimed)}`);
-    const result = await recordAttempt(
-      db.pool,
+    const result = await createDeliveryStore(db.pool).record({
       claimed,
-      [
+      outcomes: [
         { recipient: "later@example.test", status: "temporary", code: 451, response: "451 later" },
         { recipient: "never@example.test", status: "permanent", code: 550, response: "550 no such user" },
       ],
       policy,
-    );
+    });
     expect(result.status).toBe("deferred");
     const { rows: jobs } = await db.pool.query(
       "select run_at from graphile_worker._private_jobs where key = $1",
@@ -103,7 +109,7 @@ describe("claim and record (one round trip each)", () => {
       [id],
     );
     expect(suppressed).toEqual([{ address: "never@example.test", reason: "hard_bounce" }]);
-    const retry = await claimForDelivery(db.pool, id);
+    const retry = await createDeliveryStore(db.pool).claim(id);
     expect(retry).toMatchObject({ outcome: "send", recipients: ["later@example.test"] });
   });
 

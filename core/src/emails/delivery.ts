@@ -69,16 +69,6 @@ export async function claimEmails(
   });
 }
 
-/** One email's claim (see `claimEmails`). */
-export async function claimForDelivery(
-  pool: Pool,
-  emailId: string,
-  now: Date = new Date(),
-): Promise<Claimed> {
-  const [claimed] = await claimEmails(pool, [{ emailId, now }]);
-  return claimed as Claimed;
-}
-
 type FailedReason = Extract<Claimed, { outcome: "failed" }>["reason"];
 
 /** What happened to one recipient in an attempt (the transport's report). */
@@ -187,18 +177,6 @@ export async function recordAttempts(
   return decided.map((d) => d.result);
 }
 
-/** One attempt's record (see `recordAttempts`). */
-export async function recordAttempt(
-  pool: Pool,
-  claimed: AttemptToRecord["claimed"],
-  outcomes: readonly RecipientOutcome[],
-  policy: RetryPolicy,
-  now: Date = new Date(),
-): Promise<AttemptResult> {
-  const [result] = await recordAttempts(pool, [{ claimed, outcomes, policy, now }]);
-  return result as AttemptResult;
-}
-
 /**
  * Claims and records through shared statements: concurrent deliveries (a worker runs many at once) ride
  * together in one `mailroom_claim_emails` / `mailroom_record_attempts` call instead of one round trip each.
@@ -223,5 +201,3 @@ export function createDeliveryStore(pool: Pool) {
     record: (attempt: AttemptToRecord) => record(attempt),
   };
 }
-
-export type DeliveryStore = ReturnType<typeof createDeliveryStore>;

@@ -1,46 +1,23 @@
-export { type AcceptOptions, type AcceptRequest, acceptEmails } from "./accept.ts";
-export { formatMailbox, type Mailbox, parseAddress, parseMailbox } from "./address.ts";
-export {
-  type AttemptResult,
-  type AttemptToRecord,
-  type Claimed,
-  claimEmails,
-  claimForDelivery,
-  createDeliveryStore,
-  type DeliveryStore,
-  type RecipientOutcome,
-  type RetryPolicy,
-  recordAttempt,
-  recordAttempts,
-  retryDelaySeconds,
-} from "./delivery.ts";
-export { type EmailDetail, getEmailDetail } from "./detail.ts";
-export { appendEvents, listEvents } from "./events.ts";
-export { type AcceptQueue, type AcceptQueueOptions, createAcceptQueue } from "./group-commit.ts";
+// biome-ignore-all assist/source/organizeImports: the test-only exports below stay apart, tagged for knip.
+export { parseAddress } from "./address.ts";
+export { type AttemptResult, createDeliveryStore, type RecipientOutcome } from "./delivery.ts";
+export { getEmailDetail } from "./detail.ts";
 export { MAX_HEADER_VALUE_LENGTH, MAX_RECIPIENTS } from "./limits.ts";
-export { cancelEmail, type EmailFilter, listEmails, rescheduleEmail } from "./log.ts";
-export {
-  failUnsentEmailsOfKey,
-  getEmail,
-  loadAttachments,
-  loadRawMessage,
-  purgeIdempotencyKeys,
-} from "./queries.ts";
+export { cancelEmail, listEmails, rescheduleEmail } from "./log.ts";
+export { loadAttachments, loadRawMessage, purgeIdempotencyKeys } from "./queries.ts";
 export { purgeExpiredEmails } from "./retention.ts";
-export {
-  type AttachmentInput,
-  canonicalBodyHash,
-  IDEMPOTENCY_KEY_PATTERN,
-  MAX_SUBJECT_LENGTH,
-  normalizeSendRequest,
-  requestedTemplate,
-  resolveIdempotencyKey,
-  type SendRequestBody,
-  validateScheduledAt,
-} from "./send-request.ts";
-export {
-  normalizeSubmittedMessage,
-  type Submission,
-  submissionIdempotencyKey,
-} from "./submitted-message.ts";
+export { MAX_SUBJECT_LENGTH, validateScheduledAt } from "./send-request.ts";
+export { normalizeSubmittedMessage } from "./submitted-message.ts";
 export * from "./types.ts";
+
+// Used by tests only: knip's production run ignores `@internal`; its full run still requires a user.
+/** @internal */
+export { type AcceptRequest, acceptEmails } from "./accept.ts";
+/** @internal */
+export { listEvents } from "./events.ts";
+/** @internal */
+export { createAcceptQueue } from "./group-commit.ts";
+/** @internal */
+export type { EmailFilter } from "./log.ts";
+/** @internal */
+export { normalizeSendRequest, type SendRequestBody } from "./send-request.ts";

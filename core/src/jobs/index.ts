@@ -46,11 +46,13 @@ export interface JobPayloads {
   recheck_domains: CronPayload;
 }
 
+/** @internal Tests name tasks by it; the worker types its tasks from `JobPayloads`. */
 export type TaskName = keyof JobPayloads;
 
 /**
  * The payload of each task exactly as its SQL writer builds it (no `trace` key when there is no trace):
  * `jobs.int.test.ts` compares the payloads the SQL functions store with these.
+ * @internal
  */
 export const jobPayload = {
   deliver: (emailId: string, trace?: TraceCarrier | null): DeliverPayload =>

@@ -6,7 +6,7 @@ import { type TestDatabase, useDatabaseWithKey } from "../../../test/support/db.
 import { FUNCTIONS_DIR, sqlFiles } from "../db/migrate.ts";
 import { withTransaction } from "../db/pool.ts";
 import { acceptEmails } from "../emails/accept.ts";
-import { claimForDelivery, recordAttempts } from "../emails/delivery.ts";
+import { createDeliveryStore, recordAttempts } from "../emails/delivery.ts";
 import { rescheduleEmail } from "../emails/log.ts";
 import { fanOutEvents } from "../webhooks/dispatch.ts";
 import { emitEvents } from "../webhooks/outbox.ts";
@@ -62,7 +62,7 @@ describe("one declaration and one SQL writer per task", () => {
     ]);
 
     // A deferred attempt's retry carries the attempt's trace, under the email's key.
-    const claimed = await claimForDelivery(db.pool, queuedId);
+    const claimed = await createDeliveryStore(db.pool).claim(queuedId);
     if (claimed.outcome !== "send") throw new Error(`not claimed: ${JSON.stringify(claimed)}`);
     const attemptTrace = { traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-1111111111111111-01" };
     const [retry] = await recordAttempts(db.pool, [

@@ -27,11 +27,6 @@ export interface RateLimitVerdict {
   resetSeconds: number;
 }
 
-/**
- * Counts one request against its key's and its account's one-second windows in Postgres, so the limits hold
- * across any number of API replicas: each request is one UPSERT on an unlogged table, no replica keeps
- * state of its own. Returns the tighter of the two verdicts.
- */
 /** The buckets a request counts against, with their limits (a limit of 0 is no bucket). */
 export function rateLimitBuckets(
   subject: { keyId: string; account: string; keyLimit?: number | null },
@@ -72,30 +67,6 @@ export function verdictFrom(
     if (!verdict || candidate.remaining < verdict.remaining || !candidate.allowed) verdict = candidate;
   }
   return verdict;
-}
-
-/**
- * Counts one request against its key's and its account's one-second windows in Postgres, so the limits hold
- * across any number of API replicas: each request is one UPSERT on an unlogged table, no replica keeps
- * state of its own. Returns the tighter of the two verdicts. (The API counts inside its authentication query,
- * see `authenticateRequest`; this stand-alone form serves other callers.)
- */
-export async function hitRateLimit(
-  db: Queryable,
-  subject: { keyId: string; account: string; keyLimit?: number | null },
-  policy: RateLimitPolicy,
-  now: Date = new Date(),
-): Promise<RateLimitVerdict | undefined> {
-  const buckets = rateLimitBuckets(subject, policy);
-  if (buckets.length === 0) return undefined;
-  const { rows } = await db.query<{ bucket: string; hits: number }>(
-    `insert into rate_limit_counters (bucket, window_start, hits)
-     select b, $2, 1 from unnest($1::text[]) as b
-     on conflict (bucket, window_start) do update set hits = rate_limit_counters.hits + 1
-     returning bucket, hits`,
-    [buckets.map((b) => b.bucket), windowStart(now)],
-  );
-  return verdictFrom(buckets, rows, now);
 }
 
 /** Drops counters of windows that have ended. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { acceptItem } from "../../../test/support/accept-item.ts";
 import { type TestDatabase, useDatabaseWithKey } from "../../../test/support/db.ts";
-import { acceptEmails, claimForDelivery, recordAttempt } from "../emails/index.ts";
+import { acceptEmails, createDeliveryStore } from "../emails/index.ts";
 import { addSuppressions, getSuppression, suppressManually } from "./store.ts";
 
 let db: TestDatabase;
@@ -20,19 +20,18 @@ describe("one writer of suppressions", () => {
       acceptItem("sw", keyId, { draft: { to: ["kept@example.test", "new@example.test"] } }),
     ]);
     const id = String(accepted?.messageId);
-    const claimed = await claimForDelivery(db.pool, id);
+    const claimed = await createDeliveryStore(db.pool).claim(id);
     if (claimed.outcome !== "send") throw new Error(`not claimed: ${JSON.stringify(claimed)}`);
     // Suppressed by hand after the claim took the recipients and before the attempt is recorded.
     await suppressManually(db.pool, "sw", "Kept@Example.test", "by hand");
-    await recordAttempt(
-      db.pool,
+    await createDeliveryStore(db.pool).record({
       claimed,
-      [
+      outcomes: [
         { recipient: "kept@example.test", status: "permanent", code: 550, response: "550 gone" },
         { recipient: "new@example.test", status: "permanent", code: 550, response: "550 no such user" },
       ],
       policy,
-    );
+    });
     expect(await getSuppression(db.pool, "sw", "kept@example.test")).toMatchObject({
       address: "kept@example.test",
       reason: "manual",

@@ -1,5 +1,6 @@
-export { type InternalServer, startInternalServer } from "./internal-server.ts";
-export { createLogger, type Logger, REDACT_PATHS, redactSecrets } from "./logger.ts";
+// biome-ignore-all assist/source/organizeImports: the test-only exports below stay apart, tagged for knip.
+export { startInternalServer } from "./internal-server.ts";
+export { createLogger, type Logger, redactSecrets } from "./logger.ts";
 export {
   type ApiMetrics,
   createApiMetrics,
@@ -15,10 +16,12 @@ export {
   injectTraceContext,
   startServerSpan,
   startTracing,
-  type Tracing,
   traceFields,
-  tracer,
   withChildSpan,
   withSpanContinuing,
   withSpanFromCarrier,
 } from "./tracing.ts";
+
+// Used by tests only: knip's production run ignores `@internal`; its full run still requires a user.
+/** @internal */
+export type { Tracing } from "./tracing.ts";

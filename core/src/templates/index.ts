@@ -1,11 +1,4 @@
-export { HELPER_NAMES, TEMPLATE_HELPERS } from "./helpers.ts";
-export {
-  checkTemplateContent,
-  MAX_RENDERED_SUBJECT_LENGTH,
-  type RenderedParts,
-  renderContent,
-} from "./render.ts";
-export { renderTemplateForSend, type TemplateRef } from "./render-for-send.ts";
+export { renderTemplateForSend } from "./render-for-send.ts";
 export {
   createTemplate,
   deleteTemplate,
@@ -13,8 +6,6 @@ export {
   getTemplateByName,
   getTemplateVersion,
   listTemplates,
-  type TemplateTarget,
   updateTemplate,
 } from "./store.ts";
 export * from "./types.ts";
-export { checkVariablesSchema, validateVariables } from "./variables.ts";

@@ -112,17 +112,6 @@ export async function claimStreamHeads(
   return streams.map((stream, i) => toClaim(stream, rows[i]));
 }
 
-/** One stream's claim (see `claimStreamHeads`). */
-export async function claimStreamHead(
-  pool: Pool,
-  stream: WebhookStream,
-  now: Date,
-  leaseMs: number,
-): Promise<StreamClaim> {
-  const [claim] = await claimStreamHeads(pool, [stream], now, leaseMs);
-  return claim as StreamClaim;
-}
-
 /** A 2xx answer: the rule a delivery succeeds by. */
 export function isDelivered(result: PostResult): boolean {
   return result.statusCode !== undefined && result.statusCode >= 200 && result.statusCode < 300;

@@ -13,7 +13,6 @@ export const WEBHOOK_EVENT_TYPES = [
   "domain.verified",
   "domain.failed",
 ] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export type EndpointManager = "api" | "operator";
 export type DeliveryState = "pending" | "succeeded" | "failed";

@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { withTransaction } from "@mailroom/core/db";
 import {
-  claimStreamHead,
+  claimStreamHeads,
   completeAttempt,
   DEFAULT_RETRY_POLICY,
   disableEndpoint,
@@ -44,13 +44,13 @@ async function attempt(endpointId: string, type: string, at: Date, result: Omit<
     emitEvents(client, [{ account: h.namespace, type, data: { emailId } }]),
   );
   expect(await fanOutEvents(h.db.pool, [eventId])).toBe(1);
-  const claim = await claimStreamHead(
+  const [claim] = await claimStreamHeads(
     h.db.pool,
-    { endpointId, stream: `email:${emailId}` },
+    [{ endpointId, stream: `email:${emailId}` }],
     new Date(),
     30_000,
   );
-  if (claim.kind !== "deliver") throw new Error(`expected a delivery to claim, got ${claim.kind}`);
+  if (claim?.kind !== "deliver") throw new Error(`expected a delivery to claim, got ${claim?.kind}`);
   await completeAttempt(h.db.pool, claim.delivery, { ...result, durationMs: 7 }, DEFAULT_RETRY_POLICY, at);
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { claimForDelivery } from "@mailroom/core/emails";
+import { createDeliveryStore } from "@mailroom/core/emails";
 import { createKey, revokeKey } from "@mailroom/core/keys";
 import { addSuppressions } from "@mailroom/core/suppressions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -148,7 +148,7 @@ describe("POST /v1/suppressions", () => {
     });
     expect(sent.status, sent.text).toBe(200);
     const id = String(sent.json.messageId);
-    expect(await claimForDelivery(db.pool, id)).toEqual({ outcome: "failed", reason: "suppressed" });
+    expect(await createDeliveryStore(db.pool).claim(id)).toEqual({ outcome: "failed", reason: "suppressed" });
     const logged = await api.request("GET", `/v1/emails/${id}`, { key });
     expect(logged.json).toMatchObject({ status: "failed", failureReason: "suppressed" });
     const events = logged.json.events as { type: string; detail: Record<string, unknown> }[];
