@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CONFIG_VARIABLES, ConfigError, loadConfig } from "./config.ts";
+import { AREAS, CONFIG_DEFAULTS, CONFIG_VARIABLES, ConfigError, loadConfig } from "./config.ts";
 
 describe("config", () => {
   it("documents exactly the variables it reads in .env.example", () => {
@@ -11,6 +11,15 @@ describe("config", () => {
       .filter((line) => /^[A-Z_]+=/.test(line))
       .map((line) => line.split("=")[0]);
     expect([...documented].sort()).toEqual([...CONFIG_VARIABLES].sort());
+  });
+
+  it("gives each variable and each top-level key of the config to exactly one area", () => {
+    const variables = AREAS.flatMap((area) => Object.keys(area.variables));
+    expect(variables.length).toBe(new Set(variables).size);
+    expect([...variables].sort()).toEqual([...CONFIG_VARIABLES].sort());
+    const keys = AREAS.flatMap((area) => Object.keys(area.build(CONFIG_DEFAULTS)));
+    expect(keys.length).toBe(new Set(keys).size);
+    expect([...keys].sort()).toEqual(Object.keys(loadConfig({})).sort());
   });
 
   it("parses the documented defaults, frozen", () => {

@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { parseCidrList } from "../../net/index.ts";
+import { type AreaEnv, cidrList, port } from "./kinds.ts";
+
+/** The worker and how it delivers: relay or direct, retries. */
+export const variables = {
+  MAILROOM_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(20),
+  MAILROOM_WORKER_BACKGROUND_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(8),
+  MAILROOM_WORKER_INTERNAL_PORT: port.default(9465),
+  MAILROOM_WORKER_HEARTBEAT_SECONDS: z.coerce.number().min(0.1).max(60).default(5),
+  MAILROOM_WORKER_DEAD_AFTER_SECONDS: z.coerce.number().min(1).max(3600).default(30),
+  MAILROOM_DELIVERY_MODE: z.enum(["relay", "direct"]).default("relay"),
+  MAILROOM_DIRECT_MAX_CONNECTIONS_PER_DOMAIN: z.coerce.number().int().min(1).max(100).default(5),
+  MAILROOM_DIRECT_ALLOWED_CIDRS: cidrList,
+  MAILROOM_RETRY_HORIZON_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(3 * 24 * 3600),
+  MAILROOM_RETRY_BASE_SECONDS: z.coerce.number().min(0.1).default(60),
+};
+
+export function build(e: AreaEnv<typeof variables>) {
+  return {
+    worker: {
+      concurrency: e.MAILROOM_WORKER_CONCURRENCY,
+      backgroundConcurrency: e.MAILROOM_WORKER_BACKGROUND_CONCURRENCY,
+      internalPort: e.MAILROOM_WORKER_INTERNAL_PORT,
+      heartbeatSeconds: e.MAILROOM_WORKER_HEARTBEAT_SECONDS,
+      deadAfterSeconds: e.MAILROOM_WORKER_DEAD_AFTER_SECONDS,
+    },
+    delivery: {
+      mode: e.MAILROOM_DELIVERY_MODE,
+      directMaxConnectionsPerDomain: e.MAILROOM_DIRECT_MAX_CONNECTIONS_PER_DOMAIN,
+      directAllowedCidrs: e.MAILROOM_DIRECT_ALLOWED_CIDRS
+        ? parseCidrList(e.MAILROOM_DIRECT_ALLOWED_CIDRS)
+        : [],
+      retry: {
+        baseDelaySeconds: e.MAILROOM_RETRY_BASE_SECONDS,
+        maxDelaySeconds: 4 * 3600,
+        horizonSeconds: e.MAILROOM_RETRY_HORIZON_SECONDS,
+      },
+    },
+  };
+}
