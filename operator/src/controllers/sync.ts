@@ -4,7 +4,7 @@
  */
 import { isMailroomError } from "@mailroom/core/errors";
 import type { MailroomKind, MailroomKinds } from "../crds/index.ts";
-import type { CustomResourceClient } from "../kube.ts";
+import type { CustomResourceClient } from "../kube/index.ts";
 import { type Condition, notOk, setCondition } from "./conditions.ts";
 import type { ReconcileContext } from "./context.ts";
 import { type KindController, type ReconcileOutcome, refOf, type StatusFields } from "./kind-controller.ts";

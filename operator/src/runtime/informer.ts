@@ -6,7 +6,7 @@
  * deleted while the watch was down are reported as deletions.
  */
 import type { OperatorLogger } from "../controllers/context.ts";
-import { isKubeError, type ListResult, type WatchEvent, type WatchHandle } from "../kube.ts";
+import { isKubeError, type ListResult, type WatchEvent, type WatchHandle } from "../kube/index.ts";
 import { type BackoffPolicy, backoffDelay, sleep } from "./backoff.ts";
 import type { OperatorMetrics } from "./metrics.ts";
 

@@ -13,7 +13,7 @@ import {
   type SecretStore,
   secretConflict,
 } from "../controllers/context.ts";
-import { isKubeError, type Kube } from "../kube.ts";
+import { isKubeError, type Kube } from "../kube/index.ts";
 
 /** Secrets through the Kubernetes API; data is base64 on the wire and plain strings here. */
 export function createKubeSecretStore(kube: Kube): SecretStore {

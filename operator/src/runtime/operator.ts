@@ -8,7 +8,7 @@ import type { ReconcileContext } from "../controllers/context.ts";
 import type { KindController } from "../controllers/kind-controller.ts";
 import { syncObject } from "../controllers/sync.ts";
 import type { MailroomKind, MailroomKinds } from "../crds/index.ts";
-import type { Kube } from "../kube.ts";
+import type { Kube } from "../kube/index.ts";
 import type { BackoffPolicy } from "./backoff.ts";
 import { type Informer, startInformer } from "./informer.ts";
 import { startLeaderElection } from "./leader-election.ts";
