@@ -31,6 +31,8 @@ export function eventsClient(kc: KubeConfig): Kube["events"] {
   const core = kc.makeApiClient(CoreV1Api);
   return {
     create: (namespace, body) => call(() => core.createNamespacedEvent({ namespace, body })),
+    patch: (namespace, name, body) =>
+      call(() => core.patchNamespacedEvent({ namespace, name, body }, patchOptions(body))),
     list: (namespace, options = {}) =>
       call(async () =>
         listResult(

@@ -7,6 +7,13 @@ import { openWatch } from "./watch.ts";
 
 /** client-go's reflector: minWatchTimeout 5 minutes, each watch's timeoutSeconds jittered up to double. */
 const MIN_WATCH_TIMEOUT_SECONDS = 300;
+/**
+ * client-node's own default (30 s) cuts a quiet watch before the server's first bookmark (about one a minute,
+ * the watch cache's bookmark frequency), so the resourceVersion never advanced on a quiet watch. Above two
+ * bookmark intervals, a quiet but healthy watch is never cut; a dead connection still is.
+ */
+const DEFAULT_WATCH_INACTIVITY_MS = 150_000;
+
 export function customResourceClient<T>(
   kc: KubeConfig,
   group: string,
@@ -17,10 +24,9 @@ export function customResourceClient<T>(
   const api = kc.makeApiClient(CustomObjectsApi);
   const base = { group, version, plural };
   const watcher = new Watch(kc);
-  if (options.watchInactivityMs !== undefined) {
-    // Private in client-node's typings, and the only way to set it (kube.test.ts fails if it goes away).
-    (watcher as unknown as { requestTimeoutMs: number }).requestTimeoutMs = options.watchInactivityMs;
-  }
+  // Private in client-node's typings, and the only way to set it (index.test.ts fails if it goes away).
+  (watcher as unknown as { requestTimeoutMs: number }).requestTimeoutMs =
+    options.watchInactivityMs ?? DEFAULT_WATCH_INACTIVITY_MS;
   const minTimeout = options.minWatchTimeoutSeconds ?? MIN_WATCH_TIMEOUT_SECONDS;
   const random = options.random ?? Math.random;
   return {

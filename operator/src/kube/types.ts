@@ -83,8 +83,9 @@ export interface LeaseClient extends Pick<ResourceClient<V1Lease>, "list" | "pat
 /** How watches are made; the defaults are client-go's reflector's. */
 export interface KubeOptions {
   /**
-   * client-node's Watch aborts a stream that received no bytes for this long (its default: 30 s). A real API
-   * server sends nothing on a quiet watch, so that end is treated as a clean one: resume, no relist.
+   * client-node's Watch aborts a stream that received no bytes for this long. Default 150 s, above two of the
+   * server's bookmark intervals (client-node's own 30 s cut every quiet watch before its first bookmark). Such
+   * an end is treated as a clean one: resume, no relist.
    */
   watchInactivityMs?: number;
   /** Watches ask the server to end them after this many seconds times (1 + random), as client-go does. */
@@ -96,7 +97,7 @@ export interface KubeOptions {
 export interface Kube {
   readonly customResources: { readonly [K in MailroomKind]: CustomResourceClient<MailroomKinds[K]> };
   readonly secrets: ResourceClient<V1Secret>;
-  readonly events: Pick<ResourceClient<CoreV1Event>, "create" | "list">;
+  readonly events: Pick<ResourceClient<CoreV1Event>, "create" | "list" | "patch">;
   readonly leases: LeaseClient;
   /** external-dns DNSEndpoints (SendingDomain spec.publishDNS); 404 for all of it when the CRD is absent. */
   readonly dnsEndpoints: Pick<ResourceClient<DnsEndpoint>, "get" | "create" | "patch" | "delete">;
