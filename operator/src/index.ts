@@ -1,7 +1,7 @@
 export type { OperatorLogger, ReconcileContext } from "./controllers/context.ts";
 export { ALL_CONTROLLERS } from "./controllers/index.ts";
 export * from "./crds/index.ts";
-export { createKube, KubeError } from "./kube.ts";
+export { createKube, KubeError } from "./kube/index.ts";
 export { type AppliedResource, type ApplyDeps, applyManifests } from "./local/apply.ts";
 export { localSecretPath } from "./local/file-secrets.ts";
 export { createKubeEventRecorder, createKubeSecretStore } from "./runtime/kube-adapters.ts";

@@ -210,7 +210,7 @@ describe("RBAC", () => {
       { apiGroups: ["mailroom.dev"], resources: kinds, verbs: ["get", "list", "watch", "patch"] },
       { apiGroups: ["mailroom.dev"], resources: kinds.map((k) => `${k}/status`), verbs: ["patch"] },
       { apiGroups: [""], resources: ["secrets"], verbs: ["get", "create", "update", "patch", "delete"] },
-      { apiGroups: [""], resources: ["events"], verbs: ["create"] },
+      { apiGroups: [""], resources: ["events"], verbs: ["create", "patch"] },
       {
         apiGroups: ["externaldns.k8s.io"],
         resources: ["dnsendpoints"],

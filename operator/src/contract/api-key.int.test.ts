@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { apiKey } from "../../../test/support/kube-fake/fixtures.ts";
 import { FINALIZER } from "../controllers/sync.ts";
 import type { ApiKey } from "../crds/index.ts";
-import { isKubeError } from "../kube.ts";
+import { isKubeError } from "../kube/index.ts";
 import { type Harness, openHarness } from "./harness.ts";
 
 const WAIT = { timeout: 10_000, interval: 50 };

@@ -11,7 +11,7 @@ import { findKeyForAuth } from "@mailroom/core/keys";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { apiKey, dnsEndpointCrd, sendingDomain } from "../../../test/support/kube-fake/fixtures.ts";
 import type { ApiKey, SendingDomain } from "../crds/index.ts";
-import { isKubeError } from "../kube.ts";
+import { isKubeError } from "../kube/index.ts";
 import { type Harness, openHarness } from "./harness.ts";
 
 const WAIT = { timeout: 15_000, interval: 50 };

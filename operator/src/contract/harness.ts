@@ -12,7 +12,7 @@ import { createTestDatabase, type TestDatabase } from "../../../test/support/db.
 import { type KubeFake, startKubeFake } from "../../../test/support/kube-fake/index.ts";
 import type { OperatorLogger, ReconcileContext } from "../controllers/context.ts";
 import { ALL_CONTROLLERS } from "../controllers/index.ts";
-import { createKube, type Kube, type KubeOptions } from "../kube.ts";
+import { createKube, type Kube, type KubeOptions } from "../kube/index.ts";
 import { createKubeEventRecorder, createKubeSecretStore } from "../runtime/kube-adapters.ts";
 import { createKubeDnsEndpointStore } from "../runtime/kube-dns-endpoints.ts";
 import { type OperatorOptions, type RunningOperator, startOperator } from "../runtime/operator.ts";

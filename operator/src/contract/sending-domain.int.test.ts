@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { dnsEndpointCrd, sendingDomain } from "../../../test/support/kube-fake/fixtures.ts";
 import type { SendingDomain } from "../crds/index.ts";
 import type { DnsEndpoint } from "../external-dns.ts";
-import { isKubeError } from "../kube.ts";
+import { isKubeError } from "../kube/index.ts";
 import { type Harness, openHarness } from "./harness.ts";
 
 const WAIT = { timeout: 10_000, interval: 50 };

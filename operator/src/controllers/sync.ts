@@ -4,13 +4,20 @@
  */
 import { isMailroomError } from "@mailroom/core/errors";
 import type { MailroomKind, MailroomKinds } from "../crds/index.ts";
-import type { CustomResourceClient } from "../kube.ts";
+import type { CustomResourceClient } from "../kube/index.ts";
 import { type Condition, notOk, setCondition } from "./conditions.ts";
 import type { ReconcileContext } from "./context.ts";
 import { type KindController, type ReconcileOutcome, refOf, type StatusFields } from "./kind-controller.ts";
 
 /** Our finalizer: the resource stays until its Postgres state is revoked, removed or let go. */
 export const FINALIZER = "mailroom.dev/finalizer";
+
+/**
+ * The annotation naming the installation that reconciles a resource: its Lease, `<namespace>/<name>`. Two
+ * releases whose operators both watch a namespace would otherwise both reconcile every resource there, each
+ * replacing the other's keys (and a revoked key fails its unsent mail); the first to claim it keeps it.
+ */
+export const CLAIM_ANNOTATION = "mailroom.dev/reconciled-by";
 
 /** What the work queue should do next with this object. */
 export interface SyncResult {
@@ -95,21 +102,47 @@ async function finalizeObject<K extends MailroomKind>(
   return {};
 }
 
-/** Reconciles one object end to end. Throws for the queue to retry with backoff. */
+/** True when another installation claimed the object, and then says so in the log. */
+function claimedElsewhere<K extends MailroomKind>(
+  ctx: ReconcileContext,
+  controller: KindController<K>,
+  object: Resource<K>,
+  instance: string,
+): boolean {
+  const claimant = object.metadata.annotations?.[CLAIM_ANNOTATION];
+  if (claimant === undefined || claimant === instance) return false;
+  const { namespace, name } = object.metadata;
+  ctx.log.info(
+    { kind: controller.kind, namespace, resource: name, claimedBy: claimant, instance },
+    "left alone: another installation reconciles this resource",
+  );
+  return true;
+}
+
+/**
+ * Reconciles one object end to end, as installation `instance` (its Lease, `<namespace>/<name>`). Throws for
+ * the queue to retry with backoff.
+ */
 export async function syncObject<K extends MailroomKind>(
   ctx: ReconcileContext,
   client: CustomResourceClient<Resource<K>>,
   controller: KindController<K>,
   observed: Resource<K>,
+  instance: string,
 ): Promise<SyncResult> {
+  if (claimedElsewhere(ctx, controller, observed, instance)) return {};
   if (observed.metadata.deletionTimestamp) return finalizeObject(ctx, client, controller, observed);
   const { namespace = "default", name = "" } = observed.metadata;
   let object = observed;
-  if (!(object.metadata.finalizers ?? []).includes(FINALIZER)) {
-    // The finalizer goes on before any Postgres state exists, so no state can outlive its resource.
+  const finalizers = object.metadata.finalizers ?? [];
+  if (!finalizers.includes(FINALIZER) || object.metadata.annotations?.[CLAIM_ANNOTATION] !== instance) {
+    // The claim and the finalizer go on before any Postgres state exists, so no state can outlive its
+    // resource; resourceVersion makes the claim a compare-and-swap, so of two installations one wins (the
+    // other's 409 is retried and then finds the claim).
     object = await client.patch(namespace, name, {
       metadata: {
-        finalizers: [...(object.metadata.finalizers ?? []), FINALIZER],
+        annotations: { [CLAIM_ANNOTATION]: instance },
+        finalizers: finalizers.includes(FINALIZER) ? finalizers : [...finalizers, FINALIZER],
         resourceVersion: object.metadata.resourceVersion,
       },
     });

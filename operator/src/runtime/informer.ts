@@ -3,10 +3,12 @@
  * error, so this one is a loop that cannot die while running: a watch that ends cleanly resumes from the
  * last resourceVersion seen; a 410 Expired relists at once; any other failure (a reset socket, a refused
  * connection, a 5xx) relists after exponential backoff. Every relist diffs against the cache, so objects
- * deleted while the watch was down are reported as deletions.
+ * deleted while the watch was down are reported as deletions. A watch the server ends within a second having
+ * sent nothing is client-go's "very short watch": a failure like the others (backoff, then relist), since
+ * resuming at once would reopen it in a hot loop against a server that keeps closing it.
  */
 import type { OperatorLogger } from "../controllers/context.ts";
-import { isKubeError, type ListResult, type WatchEvent, type WatchHandle } from "../kube.ts";
+import { isKubeError, type ListResult, type WatchEvent, type WatchHandle } from "../kube/index.ts";
 import { type BackoffPolicy, backoffDelay, sleep } from "./backoff.ts";
 import type { OperatorMetrics } from "./metrics.ts";
 
@@ -27,6 +29,19 @@ export interface InformerOptions<T extends Meta> {
   backoff?: BackoffPolicy;
   metrics?: OperatorMetrics;
   log: OperatorLogger;
+  /** Clock, for the short-watch check. */
+  now?: () => number;
+}
+
+/** client-go's reflector: a watch that lasted under a second and delivered no event is a failure. */
+const SHORT_WATCH_MS = 1_000;
+
+/** A watch the server ended at once with nothing sent (client-go: "very short watch"). */
+export class ShortWatchError extends Error {
+  constructor(kind: string, lastedMs: number) {
+    super(`very short watch of ${kind}: the server ended it after ${lastedMs} ms with no event`);
+    this.name = "ShortWatchError";
+  }
 }
 
 export interface Informer<T> {
@@ -44,6 +59,7 @@ export function objectKey(object: Meta): string {
 
 export function startInformer<T extends Meta>(options: InformerOptions<T>): Informer<T> {
   const backoff = options.backoff ?? { baseMs: 500, maxMs: 30_000 };
+  const now = options.now ?? Date.now;
   const cache = new Map<string, T>();
   const abort = new AbortController();
   let handle: WatchHandle | undefined;
@@ -83,16 +99,27 @@ export function startInformer<T extends Meta>(options: InformerOptions<T>): Info
     return list.resourceVersion;
   }
 
-  async function watchFrom(start: string): Promise<void> {
+  /** Watches until a failure; `onHealthy` runs after each watch that lasted or delivered an event. */
+  async function watchFrom(start: string, onHealthy: () => void): Promise<void> {
     let resourceVersion = start;
     while (!abort.signal.aborted) {
+      const opened = now();
+      let events = 0;
       handle = await options.watch(resourceVersion, (event) => {
+        events += 1;
         resourceVersion = event.object.metadata.resourceVersion ?? resourceVersion;
         apply(event.type, event.object);
       });
       if (abort.signal.aborted) handle.stop();
+      let ended: unknown;
       // Resolves on a clean end (the server's watch timeout): resume where we were.
-      await handle.done;
+      await handle.done.catch((error: unknown) => {
+        ended = error ?? new Error("watch failed");
+      });
+      const short = events === 0 && now() - opened < SHORT_WATCH_MS;
+      if (!short) onHealthy();
+      if (ended) throw ended;
+      if (short && !abort.signal.aborted) throw new ShortWatchError(options.kind, now() - opened);
     }
   }
 
@@ -101,8 +128,10 @@ export function startInformer<T extends Meta>(options: InformerOptions<T>): Info
     while (!abort.signal.aborted) {
       try {
         const resourceVersion = await relist();
-        failures = 0;
-        await watchFrom(resourceVersion);
+        // A successful list alone does not end the backoff: a server closing every watch lists fine.
+        await watchFrom(resourceVersion, () => {
+          failures = 0;
+        });
       } catch (error) {
         if (abort.signal.aborted) break;
         if (isKubeError(error, 410)) {
@@ -111,7 +140,8 @@ export function startInformer<T extends Meta>(options: InformerOptions<T>): Info
           continue;
         }
         failures += 1;
-        options.metrics?.informerRestarts.inc({ kind: options.kind, reason: "error" });
+        const reason = error instanceof ShortWatchError ? "short_watch" : "error";
+        options.metrics?.informerRestarts.inc({ kind: options.kind, reason });
         const wait = backoffDelay(backoff, failures);
         options.log.warn({ err: error, kind: options.kind, retryInMs: wait }, "watch failed; relisting");
         await sleep(wait, abort.signal);

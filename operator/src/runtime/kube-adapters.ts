@@ -13,7 +13,7 @@ import {
   type SecretStore,
   secretConflict,
 } from "../controllers/context.ts";
-import { isKubeError, type Kube } from "../kube.ts";
+import { isKubeError, type Kube } from "../kube/index.ts";
 
 /** Secrets through the Kubernetes API; data is base64 on the wire and plain strings here. */
 export function createKubeSecretStore(kube: Kube): SecretStore {
@@ -97,39 +97,86 @@ export function createKubeSecretStore(kube: Kube): SecretStore {
   };
 }
 
+/** client-go's EventCorrelator: a repeat within this window increments the first Event's count. */
+const AGGREGATE_WINDOW_MS = 10 * 60_000;
+/** Distinct Events remembered for aggregation; the oldest is forgotten first. */
+const AGGREGATE_CACHE_SIZE = 4_096;
+
+interface RecordedEvent {
+  name: string;
+  count: number;
+  firstAt: number;
+}
+
 /**
- * core/v1 Events. Recording is best effort: an Event that cannot be written (RBAC, quota) is logged and must
- * never fail the reconcile it describes.
+ * core/v1 Events. A repeat of an Event (same object, type, reason, message) within ten minutes increments
+ * the count and lastTimestamp of the one already written, as client-go's recorder does, instead of writing
+ * another: a reconcile failing every few seconds would otherwise fill the namespace with Events. Recording is
+ * best effort: an Event that cannot be written (RBAC, quota) is logged and must never fail the reconcile.
  */
 export function createKubeEventRecorder(
   kube: Kube,
   log: OperatorLogger,
   component = "mailroom-operator",
+  clock: () => Date = () => new Date(),
 ): EventRecorder {
+  const recent = new Map<string, RecordedEvent>();
+
+  async function repeat(namespace: string, seen: RecordedEvent, now: Date): Promise<boolean> {
+    try {
+      await kube.events.patch(namespace, seen.name, { count: seen.count + 1, lastTimestamp: now });
+      seen.count += 1;
+      return true;
+    } catch (error) {
+      // Gone (expired by the server's TTL, or deleted): write a new one.
+      if (isKubeError(error, 404)) return false;
+      throw error;
+    }
+  }
+
   return {
     async record(object: ObjectRef, type, reason, message) {
-      const now = new Date();
-      const event: CoreV1Event = {
-        metadata: { generateName: `${object.name}.` },
-        involvedObject: {
-          apiVersion: object.apiVersion,
-          kind: object.kind,
-          namespace: object.namespace,
-          name: object.name,
-          uid: object.uid,
-          ...(object.resourceVersion ? { resourceVersion: object.resourceVersion } : {}),
-        },
+      const now = clock();
+      const key = JSON.stringify([
+        object.uid,
+        object.namespace,
+        object.kind,
+        object.name,
         type,
         reason,
         message,
-        source: { component },
-        reportingComponent: component,
-        firstTimestamp: now,
-        lastTimestamp: now,
-        count: 1,
-      };
+      ]);
+      const seen = recent.get(key);
       try {
-        await kube.events.create(object.namespace, event);
+        if (
+          seen &&
+          now.getTime() - seen.firstAt < AGGREGATE_WINDOW_MS &&
+          (await repeat(object.namespace, seen, now))
+        )
+          return;
+        const event: CoreV1Event = {
+          metadata: { generateName: `${object.name}.` },
+          involvedObject: {
+            apiVersion: object.apiVersion,
+            kind: object.kind,
+            namespace: object.namespace,
+            name: object.name,
+            uid: object.uid,
+            ...(object.resourceVersion ? { resourceVersion: object.resourceVersion } : {}),
+          },
+          type,
+          reason,
+          message,
+          source: { component },
+          reportingComponent: component,
+          firstTimestamp: now,
+          lastTimestamp: now,
+          count: 1,
+        };
+        const created = await kube.events.create(object.namespace, event);
+        recent.delete(key);
+        recent.set(key, { name: created.metadata?.name ?? "", count: 1, firstAt: now.getTime() });
+        if (recent.size > AGGREGATE_CACHE_SIZE) recent.delete(recent.keys().next().value as string);
       } catch (error) {
         log.warn(
           { err: error, kind: object.kind, namespace: object.namespace, resource: object.name, reason },

@@ -22,7 +22,7 @@ import {
   type DnsEndpoint,
   type DnsEndpointRecord,
 } from "../external-dns.ts";
-import { isKubeError, type Kube } from "../kube.ts";
+import { isKubeError, type Kube } from "../kube/index.ts";
 
 /** How long "the CRD is not served" is believed before discovery is asked again. */
 export const DNS_DISCOVERY_ABSENT_RECHECK_MS = 60_000;

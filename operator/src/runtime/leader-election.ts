@@ -10,7 +10,7 @@
  */
 import { type V1Lease, V1MicroTime } from "@kubernetes/client-node";
 import type { OperatorLogger } from "../controllers/context.ts";
-import { isKubeError, type LeaseClient } from "../kube.ts";
+import { isKubeError, type LeaseClient } from "../kube/index.ts";
 import { sleep } from "./backoff.ts";
 
 export interface LeaderElectionOptions {

@@ -30,7 +30,7 @@ export function createOperatorMetrics(registry: Registry) {
     }),
     informerRestarts: new Counter({
       name: "mailroom_operator_informer_restarts_total",
-      help: "Times an informer relisted, by kind and reason (expired, error).",
+      help: "Times an informer relisted, by kind and reason (expired, error, short_watch).",
       labelNames: ["kind", "reason"] as const,
       registers: [registry],
     }),

@@ -8,7 +8,7 @@ import type { ReconcileContext } from "../controllers/context.ts";
 import type { KindController } from "../controllers/kind-controller.ts";
 import { syncObject } from "../controllers/sync.ts";
 import type { MailroomKind, MailroomKinds } from "../crds/index.ts";
-import type { Kube } from "../kube.ts";
+import type { Kube } from "../kube/index.ts";
 import type { BackoffPolicy } from "./backoff.ts";
 import { type Informer, startInformer } from "./informer.ts";
 import { startLeaderElection } from "./leader-election.ts";
@@ -50,6 +50,9 @@ interface KindRuntime {
 
 export function startOperator(options: OperatorOptions): RunningOperator {
   const metrics = createOperatorMetrics(options.registry);
+  const leaseName = options.leaseName ?? "mailroom-operator";
+  // The installation's identity: its Lease, shared by its replicas and unique per release.
+  const instance = `${options.leaseNamespace}/${leaseName}`;
   const { log } = options.context;
   let runtimes: KindRuntime[] = [];
   let resync: NodeJS.Timeout | undefined;
@@ -66,7 +69,7 @@ export function startOperator(options: OperatorOptions): RunningOperator {
       async handle(key) {
         const object = informer?.get(key);
         if (!object) return undefined;
-        return syncObject(options.context, client, controller, object);
+        return syncObject(options.context, client, controller, object, instance);
       },
     });
     informer = startInformer({
@@ -117,7 +120,7 @@ export function startOperator(options: OperatorOptions): RunningOperator {
   const election = startLeaderElection({
     leases: options.kube.leases,
     namespace: options.leaseNamespace,
-    name: options.leaseName ?? "mailroom-operator",
+    name: leaseName,
     identity: options.identity,
     ...options.leaderElection,
     onStartedLeading: startControllers,

@@ -1,6 +1,6 @@
 import { V1MicroTime } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
-import type { Kube } from "../../../operator/src/kube.ts";
+import type { Kube } from "../../../operator/src/kube/index.ts";
 import type { KubeFake } from "./index.ts";
 import { kubeErrorOf, useKubeFake } from "./test-harness.ts";
 

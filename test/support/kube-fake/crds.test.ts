@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { DnsEndpoint } from "../../../operator/src/external-dns.ts";
-import type { Kube } from "../../../operator/src/kube.ts";
+import type { Kube } from "../../../operator/src/kube/index.ts";
 import { dnsEndpointCrd, sendingDomain } from "./fixtures.ts";
 import type { KubeFake } from "./index.ts";
 import { kubeErrorOf, useKubeFake } from "./test-harness.ts";

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ApiKey } from "../../../operator/src/crds/index.ts";
-import type { Kube, WatchHandle } from "../../../operator/src/kube.ts";
+import type { Kube, WatchHandle } from "../../../operator/src/kube/index.ts";
 import { apiKey } from "./fixtures.ts";
 import type { KubeFake } from "./index.ts";
 import { kubeErrorOf, useKubeFake } from "./test-harness.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Kube } from "../../../operator/src/kube.ts";
+import type { Kube } from "../../../operator/src/kube/index.ts";
 import { apiKey, readyCondition, sendingDomain, template, webhookEndpoint } from "./fixtures.ts";
 import type { KubeFake } from "./index.ts";
 import { kubeErrorOf, useKubeFake } from "./test-harness.ts";

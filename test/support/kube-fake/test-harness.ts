@@ -1,5 +1,5 @@
 import { afterEach, beforeEach } from "vitest";
-import { createKube, type Kube, KubeError } from "../../../operator/src/kube.ts";
+import { createKube, type Kube, KubeError } from "../../../operator/src/kube/index.ts";
 import { type KubeFake, startKubeFake } from "./index.ts";
 
 /** For the fake's own tests: a fresh fake and a client of it around every test, handed to `use`. */

@@ -1,7 +1,7 @@
 import { CustomObjectsApi, type KubernetesObject, makeInformer } from "@kubernetes/client-node";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ApiKey } from "../../../operator/src/crds/index.ts";
-import { type Kube, KubeError, type WatchEvent, type WatchHandle } from "../../../operator/src/kube.ts";
+import { type Kube, KubeError, type WatchEvent, type WatchHandle } from "../../../operator/src/kube/index.ts";
 import { apiKey } from "./fixtures.ts";
 import type { KubeFake } from "./index.ts";
 import { useKubeFake } from "./test-harness.ts";

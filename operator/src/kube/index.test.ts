@@ -2,9 +2,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { KubeConfig } from "@kubernetes/client-node";
 import { afterEach, describe, expect, it } from "vitest";
-import { apiKey } from "../../test/support/kube-fake/fixtures.ts";
-import { type KubeFake, startKubeFake } from "../../test/support/kube-fake/index.ts";
-import { createKube, isKubeError, KubeError } from "./kube.ts";
+import { apiKey } from "../../../test/support/kube-fake/fixtures.ts";
+import { type KubeFake, startKubeFake } from "../../../test/support/kube-fake/index.ts";
+import { createKube, isKubeError, KubeError } from "./index.ts";
 
 let fake: KubeFake | undefined;
 let plain: Server | undefined;
