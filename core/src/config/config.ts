@@ -72,10 +72,11 @@ const envSchema = z.object({
   MAILROOM_WORKER_INTERNAL_PORT: port.default(9465),
   MAILROOM_WORKER_HEARTBEAT_SECONDS: z.coerce.number().min(0.1).max(60).default(5),
   MAILROOM_WORKER_DEAD_AFTER_SECONDS: z.coerce.number().min(1).max(3600).default(30),
+  // Unset: the local capture on MAILROOM_SMTP_CAPTURE_PORT, so moving the capture alone keeps it in use.
   MAILROOM_SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
-    .default("smtp://127.0.0.1:2525"),
+    .optional(),
   MAILROOM_SMTP_CAPTURE_PORT: port.default(2525),
   MAILROOM_DELIVERY_MODE: z.enum(["relay", "direct"]).default("relay"),
   MAILROOM_DIRECT_MAX_CONNECTIONS_PER_DOMAIN: z.coerce.number().int().min(1).max(100).default(5),
@@ -226,7 +227,7 @@ function buildConfig(e: z.infer<typeof envSchema>) {
       file: e.MAILROOM_KEY_ENCRYPTION_KEY_FILE,
     },
     smtp: {
-      url: e.MAILROOM_SMTP_URL,
+      url: e.MAILROOM_SMTP_URL ?? `smtp://127.0.0.1:${e.MAILROOM_SMTP_CAPTURE_PORT}`,
       capturePort: e.MAILROOM_SMTP_CAPTURE_PORT,
       hostname: e.MAILROOM_HOSTNAME,
     },
