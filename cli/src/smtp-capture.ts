@@ -46,5 +46,9 @@ export async function startSmtpCapture(options: {
         );
     },
   });
-  return listenSmtpServer(server, options.port, options.host);
+  // smtp-server re-emits a client's socket errors (a reset connection, a client killed mid-message) on the
+  // server: without a listener one such client would end `mailroom run` and orphan its Postgres.
+  const listening = await listenSmtpServer(server, options.port, options.host);
+  server.on("error", () => {});
+  return listening;
 }

@@ -39,12 +39,15 @@ describe("make run, stopped with Ctrl-C", { timeout: 240_000 }, () => {
       MAILROOM_API_PORT: String(await freePort()),
       MAILROOM_API_INTERNAL_PORT: String(await freePort()),
       MAILROOM_WORKER_INTERNAL_PORT: String(await freePort()),
+      // The capture's port alone moves the capture; the worker follows it (no MAILROOM_SMTP_URL).
       MAILROOM_SMTP_CAPTURE_PORT: String(capturePort),
-      MAILROOM_SMTP_URL: `smtp://127.0.0.1:${capturePort}`,
       MAILROOM_INBOUND_SMTP_PORT: String(await freePort()),
       MAILROOM_SUBMISSION_PORT: String(submissionPort),
       MAILROOM_SUBMISSION_TLS_PORT: String(submissionTlsPort),
       MAILROOM_SMTP_INTERNAL_PORT: String(await freePort()),
+      // Before Ctrl-C: a client resets its connection to the capture, and the process groups are shown.
+      CTRL_C_RESET_PORT: String(capturePort),
+      CTRL_C_PIDFILE: path.join(dataDir, "postgres", "postmaster.pid"),
     });
     const { stdout } = await run(
       "python3",
@@ -53,6 +56,14 @@ describe("make run, stopped with Ctrl-C", { timeout: 240_000 }, () => {
     );
     const [started = "", stopping = ""] = stdout.split("<<ctrl-c>>");
     expect(started, stdout).toContain("Mailroom is running.");
+    expect(started, stdout).toContain(`SMTP capture smtp://127.0.0.1:${capturePort} `);
+    // The reset connection did not end the process (it stops cleanly below).
+    expect(started, stdout).toContain("<<reset sent>>");
+    // Postgres runs in a process group of its own: the terminal's Ctrl-C (SIGINT to the foreground group)
+    // does not reach it; the program stops it, last.
+    const groups = /<<pgid terminal=(\d+) pidfile=(\d+)>>/.exec(started);
+    expect(groups, stdout).not.toBeNull();
+    expect(groups?.[2]).not.toBe(groups?.[1]);
     // SMTP submission is part of it: both ports in the banner, and how to try it (ADR 0019).
     expect(started, stdout).toContain(
       `Submission smtp://127.0.0.1:${submissionPort} (STARTTLS), smtps://127.0.0.1:${submissionTlsPort}`,

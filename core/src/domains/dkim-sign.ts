@@ -34,6 +34,19 @@ export const DEFAULT_SIGNED_HEADERS = [
   "feedback-id",
 ] as const;
 
+/**
+ * Fields listed once more than the message has them (RFC 6376 §8.15 "over-signing"): a verifier then finds
+ * the signature broken if any instance is added on the way. An added From would show another sender; an
+ * added MIME-Version, Content-Type or Content-Transfer-Encoding (say on a plain message an SMTP client sent
+ * without them) would change what the body means and how it is shown.
+ */
+export const OVER_SIGNED_HEADERS = [
+  "from",
+  "mime-version",
+  "content-type",
+  "content-transfer-encoding",
+] as const;
+
 interface HeaderField {
   /** Lower-case field name. */
   key: string;
@@ -102,8 +115,10 @@ function signingInputs(message: Buffer, keys: readonly SigningKey[], options: Si
     .update(canonicalBody(body, bodyMode === "relaxed"))
     .digest("base64");
   const wanted = new Set((options.headerNames ?? DEFAULT_SIGNED_HEADERS).map((h) => h.toLowerCase()));
-  // Each listed name picks the next instance of that field from the bottom up (RFC 6376 §5.4.2).
+  // Each listed name picks the next instance of that field from the bottom up (RFC 6376 §5.4.2); a name
+  // listed once more picks none and signs that there is no further one.
   const signed = headers.filter((h) => wanted.has(h.key)).reverse();
+  const names = [...signed.map((h) => h.key), ...OVER_SIGNED_HEADERS.filter((name) => wanted.has(name))];
   const time = Math.floor((options.now ?? new Date()).getTime() / 1000);
   return keys.map((key) => {
     const tags = [
@@ -113,7 +128,7 @@ function signingInputs(message: Buffer, keys: readonly SigningKey[], options: Si
       `d=${key.domainName}`,
       `s=${key.selector}`,
       `t=${time}`,
-      `h=${signed.map((h) => h.key).join(":")}`,
+      `h=${names.join(":")}`,
       `bh=${bodyHash}`,
     ];
     // Folding is fixed before signing: under simple canonicalisation the signed bytes are these bytes.

@@ -6,6 +6,9 @@ describe("addresses", () => {
     ["user@example.com", "user@example.com"],
     ["first.last+tag@Sub.Example.COM", "first.last+tag@sub.example.com"],
     ["user@bücher.example", "user@xn--bcher-kva.example"],
+    // RFC 6531: a UTF-8 local part, for next hops that offer SMTPUTF8.
+    ["josé@example.com", "josé@example.com"],
+    ["用户@例子.example", "用户@xn--fsqu00a.example"],
   ])("accepts %s", (input, expected) => {
     expect(parseAddress(input)).toBe(expected);
   });
@@ -23,6 +26,7 @@ describe("addresses", () => {
     "user@example.com\r\nBcc: victim@example.com",
     `${"a".repeat(65)}@example.com`,
     "us er@example.com",
+    "jo\u0085sé@example.com",
   ])("rejects %j", (input) => {
     expect(parseAddress(input)).toBeUndefined();
   });

@@ -6,7 +6,8 @@ export interface Mailbox {
   address: string;
 }
 
-const ATEXT = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]";
+// RFC 6531 §3.3: a local part may also hold UTF-8 (josé@…), which only a next hop offering SMTPUTF8 takes.
+const ATEXT = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~\\u00a0-\\uffff-]";
 const LOCAL_PART = new RegExp(`^${ATEXT}+(\\.${ATEXT}+)*$`);
 const LABEL = /^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$/;
 // Control characters (CR and LF above all) would let a value inject headers.

@@ -1,8 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MailroomError } from "../errors/index.ts";
+import { validateAttachments } from "./attachments.ts";
 import { MAX_SCHEDULE_AHEAD_MS } from "./limits.ts";
-import { validateAttachments, validateHeaders, validateScheduledAt, validateTags } from "./send-request.ts";
+import { validateHeaders, validateScheduledAt, validateTags } from "./send-request.ts";
 
 /** Runs fn and returns the MailroomError it throws (failing when it throws nothing or something else). */
 function refusal(fn: () => unknown): MailroomError {
@@ -22,6 +23,7 @@ const RESERVED = [
   "To",
   "Cc",
   "Bcc",
+  "Resent-Bcc",
   "Reply-To",
   "Subject",
   "Date",
@@ -163,6 +165,26 @@ describe("validateAttachments", () => {
         refusal(() => validateAttachments([{ filename: "f", content: "", contentId }])).message,
       ).toContain("attachments[0].contentId");
     }
+  });
+
+  it("refuses multipart/* and any message/* that is not a valid message, and keeps a valid message/rfc822", () => {
+    const b64 = (text: string) => Buffer.from(text, "latin1").toString("base64");
+    const eml = "From: a@b.test\r\nSubject: fwd\r\n\r\nBody\r\n";
+    for (const [contentType, content] of [
+      ["multipart/mixed", b64("--x\r\n\r\nhi\r\n--x--\r\n")],
+      ["Multipart/Alternative", b64("x")],
+      ["message/partial", b64(eml)],
+      ["message/rfc822", b64(`Subject: x\r\n\r\n${"y".repeat(3000)}\r\n`)],
+      ["message/rfc822", b64("Subject: x\r\n\r\nnul\u0000\r\n")],
+    ] as const) {
+      expect(refusal(() => validateAttachments([{ filename: "f", content, contentType }])).message).toMatch(
+        /^attachments\[0\]\.contentType: /,
+      );
+    }
+    const [kept] = validateAttachments([
+      { filename: "fwd.eml", content: b64(eml), contentType: "message/rfc822" },
+    ]);
+    expect(kept?.content.toString()).toBe(eml);
   });
 
   it("refuses more than 20 attachments", () => {

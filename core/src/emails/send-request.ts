@@ -4,17 +4,19 @@ import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
 import { MailroomError } from "../errors/index.ts";
 import { formatMailbox, parseMailbox } from "./address.ts";
+import { type AttachmentInput, validateAttachments } from "./attachments.ts";
 import {
   HEADER_BREAK,
   invalid,
-  MAX_ATTACHMENTS,
   MAX_HEADER_VALUE_LENGTH,
   MAX_HEADERS,
   MAX_RECIPIENTS,
   MAX_SCHEDULE_AHEAD_MS,
   MAX_TAGS,
 } from "./limits.ts";
-import type { AcceptItem, Attachment, Tag } from "./types.ts";
+import type { AcceptItem, Tag } from "./types.ts";
+
+export type { AttachmentInput } from "./attachments.ts";
 
 /** The body of `POST /v1/send`, after JSON-schema validation of its types. */
 export interface SendRequestBody {
@@ -148,6 +150,8 @@ const RESERVED_HEADERS = new Set([
   "to",
   "cc",
   "bcc",
+  // Resent-Bcc hides recipients like Bcc: a header would show them to everyone.
+  "resent-bcc",
   "reply-to",
   "subject",
   "date",
@@ -184,43 +188,6 @@ export function validateHeaders(headers: Record<string, string> | undefined): Re
       throw invalid(`headers.${name}`, `at most ${MAX_HEADER_VALUE_LENGTH} characters`);
   }
   return { ...headers };
-}
-
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-const MIME_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$/;
-const CONTENT_ID = /^[\x21-\x3b\x3d\x3f-\x7e]{1,200}$/;
-
-export interface AttachmentInput {
-  filename: string;
-  content: string;
-  contentType?: string;
-  contentId?: string;
-}
-
-/** Attachments: strict base64 content, a filename without path or line breaks, a MIME type. */
-export function validateAttachments(attachments: AttachmentInput[] | undefined): Attachment[] {
-  if (!attachments) return [];
-  if (attachments.length > MAX_ATTACHMENTS) throw invalid("attachments", `at most ${MAX_ATTACHMENTS}`);
-  return attachments.map((a, i) => {
-    const field = `attachments[${i}]`;
-    if (HEADER_BREAK.test(a.filename) || /[/\\]/.test(a.filename) || a.filename.trim() === "") {
-      throw invalid(`${field}.filename`, "a file name without path separators or line breaks");
-    }
-    if (!BASE64.test(a.content))
-      throw invalid(`${field}.content`, "must be base64 (RFC 4648, no line breaks)");
-    const contentType = a.contentType ?? "application/octet-stream";
-    if (!MIME_TYPE.test(contentType))
-      throw invalid(`${field}.contentType`, "must be a MIME type like image/png");
-    if (a.contentId !== undefined && !CONTENT_ID.test(a.contentId)) {
-      throw invalid(`${field}.contentId`, "printable characters without <, > or spaces");
-    }
-    return {
-      filename: a.filename,
-      contentType,
-      contentId: a.contentId,
-      content: Buffer.from(a.content, "base64"),
-    };
-  });
 }
 
 const TAG_PART = /^[A-Za-z0-9_-]{1,256}$/;

@@ -17,6 +17,8 @@ export interface Submission {
 
 const MESSAGE_ID = /^<[\x21-\x3d\x3f-\x7e]{1,250}>$/;
 const CRLF_CRLF = Buffer.from("\r\n\r\n");
+// Headers naming recipients who must not be seen: they travel in the envelope only.
+const HIDDEN = ["bcc", "resent-bcc"] as const;
 
 /** A header value as text: the bytes are UTF-8 (RFC 6532) or ASCII with RFC 2047 encoded-words. */
 const decoded = (value: string) => libmime.decodeWords(Buffer.from(value, "latin1").toString("utf8")).trim();
@@ -38,7 +40,7 @@ export const submissionIdempotencyKey = (messageId: string) =>
 /**
  * Turns a message submitted over SMTP into an item to accept. The message is kept as written — headers,
  * MIME structure, attachments, inline parts and non-ASCII untouched — except its Bcc header, which is
- * dropped: recipients travel in the envelope only. The log describes it from its headers (From, Subject,
+ * dropped (and Resent-Bcc): recipients travel in the envelope only. The log describes it from its headers (From, Subject,
  * Message-ID) and lists the envelope recipients as `to`. A client's Message-ID is kept and makes the
  * submission idempotent: the same Message-ID with the same envelope and message within the idempotency
  * window is a duplicate (answered with the first email's id, sent once); with a different message it is
@@ -72,8 +74,9 @@ export function normalizeSubmittedMessage(submission: Submission): AcceptItem {
   if (to.length === 0) throw invalid("recipients", "give at least one RCPT TO");
   if (to.length > MAX_RECIPIENTS) throw invalid("recipients", `at most ${MAX_RECIPIENTS} recipients`);
 
-  const hadBcc = headers.get("bcc").length > 0;
-  headers.remove("bcc");
+  // Resent-Bcc (RFC 5322 §3.6.6) hides recipients of a resend exactly as Bcc does.
+  const hadBcc = HIDDEN.some((name) => headers.get(name).length > 0);
+  for (const name of HIDDEN) headers.remove(name);
   const raw = hadBcc ? Buffer.concat([headers.build(), body.subarray(2)]) : message;
   return {
     draft: {

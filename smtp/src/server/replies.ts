@@ -26,3 +26,24 @@ export function keepOwnEnhancedCodes(server: SMTPServer, session: SMTPServerSess
       send(code, data, typeof data === "string" && ENHANCED.test(data) ? false : context);
   }
 }
+
+/**
+ * Postfix's `smtpd_tls_auth_only` for the session's connection: before STARTTLS the EHLO reply lists no AUTH,
+ * so a client that would log in without TLS (swaks `--auth` without `-tls`, `smtplib.login()` without
+ * `starttls()`) stops before it sends the key, instead of sending it in clear and then reading 538. (AUTH
+ * itself still answers 538 before TLS.) smtp-server has no option for it. Call from `onConnect`.
+ */
+export function hideAuthBeforeTls(server: SMTPServer, session: SMTPServerSession): void {
+  for (const connection of server.connections) {
+    if (connection.session !== session) continue;
+    const send = connection.send.bind(connection);
+    connection.send = (code, data, context) =>
+      send(
+        code,
+        code === 250 && Array.isArray(data) && !connection.secure
+          ? data.filter((line) => !/^AUTH\b/i.test(String(line)))
+          : data,
+        context,
+      );
+  }
+}

@@ -1,5 +1,5 @@
 import { createPool, type Pool } from "@mailroom/core/db";
-import { createKey } from "@mailroom/core/keys";
+import { createKey, revokeKey } from "@mailroom/core/keys";
 import nodemailer from "nodemailer";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -182,10 +182,13 @@ describe("limits", () => {
 
 describe("hostile input", () => {
   it.each([
-    ["a bare LF", "From: app@acme.test\nSubject: x\r\n\r\nx", /bare LF/],
     ["a bare CR", "From: app@acme.test\r\nSubject: x\r\r\n\r\nx", /bare CR/],
+    [
+      "a bare CR before a dot",
+      "From: app@acme.test\r\nSubject: x\r\n\r\nx\r.\rMAIL FROM:<a@b.test>",
+      /bare CR/,
+    ],
     ["a NUL byte", "From: app@acme.test\r\nSubject: x\r\n\r\nx\u0000y", /NUL/],
-    ["8-bit data without BODY=8BITMIME", "From: app@acme.test\r\nSubject: x\r\n\r\nGr\u00fc\u00dfe", /8-bit/],
     ["a 999-character line", `From: app@acme.test\r\nSubject: x\r\n\r\n${"y".repeat(999)}`, /998/],
   ])("refuses a message with %s (554 5.6.0), storing nothing", async (_name, data, problem) => {
     const client = await session();
@@ -228,6 +231,126 @@ describe("hostile input", () => {
       client.close();
     },
   );
+
+  it("takes bare LF line ends as Postfix does, storing them as CRLF", async () => {
+    const client = await session();
+    const reply = await submit(
+      client,
+      "From: app@acme.test\nTo: you@example.test\nSubject: LF\n\nline one\nline two\r\n",
+    );
+    expect(reply.code).toBe(250);
+    const { rows } = await db.pool.query("select content from email_raw_messages where email_id = $1", [
+      reply.text.split(" ").at(-1),
+    ]);
+    expect(rows[0].content.toString()).toBe(
+      message(["From: app@acme.test", "To: you@example.test", "Subject: LF", "", "line one", "line two"]),
+    );
+    client.close();
+  });
+
+  it.each([
+    ["<LF>.<LF>", "\n.\n"],
+    ["<LF>.<CRLF>", "\n.\r\n"],
+    ["<CRLF>.<LF>", "\r\n.\n"],
+  ])("does not end DATA at %s: what follows stays content and no command is smuggled", async (_name, dot) => {
+    const client = await session();
+    const before = await emailCount();
+    const smuggled = `RCPT TO:<spy@evil.test>\r\nDATA\r\nFrom: app@acme.test\r\n\r\nsmuggled\r\n`;
+    client.write(`MAIL FROM:<app@acme.test>\r\nRCPT TO:<you@example.test>\r\nDATA\r\n`);
+    expect([(await client.read()).code, (await client.read()).code, (await client.read()).code]).toEqual([
+      250, 250, 354,
+    ]);
+    client.write(
+      `From: app@acme.test\r\nSubject: Smuggle\r\n\r\nbody${dot}MAIL FROM:<app@acme.test>\r\n${smuggled}.\r\n`,
+    );
+    const reply = await client.read();
+    expect(reply.code).toBe(250);
+    expect(await emailCount()).toBe(before + 1);
+    const { rows } = await db.pool.query(
+      "select e.to_addresses, m.content from emails e join email_raw_messages m on m.email_id = e.id where e.id = $1",
+      [reply.text.split(" ").at(-1)],
+    );
+    expect(rows[0].to_addresses).toEqual(["you@example.test"]);
+    expect(rows[0].content.toString()).toContain(
+      "\r\n.\r\nMAIL FROM:<app@acme.test>\r\nRCPT TO:<spy@evil.test>",
+    );
+    client.close();
+  });
+
+  it("takes undeclared 8-bit data (no BODY=8BITMIME), as Python's send_message and Django send it", async () => {
+    const client = await session();
+    const data = Buffer.from(
+      simple("Prête", ["Content-Type: text/plain; charset=utf-8", "Content-Transfer-Encoding: 8bit"]).replace(
+        "Hello.",
+        "Une journée prête.",
+      ),
+      "utf8",
+    );
+    const reply = await submit(client, data);
+    expect(reply.code).toBe(250);
+    const { rows } = await db.pool.query("select subject from emails where id = $1", [
+      reply.text.split(" ").at(-1),
+    ]);
+    expect(rows[0].subject).toBe("Prête");
+    client.close();
+  });
+
+  it("takes a non-ASCII address with SMTPUTF8, and refuses it without, with 553 5.6.7", async () => {
+    const client = await session();
+    expect((await client.command("MAIL FROM:<app@acme.test>")).code).toBe(250);
+    expect((await client.command("RCPT TO:<josé@example.test>")).text).toMatch(/^553 5\.6\.7 .*SMTPUTF8/);
+    await client.command("RSET");
+    expect((await client.command("MAIL FROM:<app@acme.test> SMTPUTF8")).code).toBe(250);
+    expect((await client.command("RCPT TO:<josé@example.test>")).code).toBe(250);
+    expect((await client.command("DATA")).code).toBe(354);
+    client.write(
+      Buffer.from(
+        `${message(["From: app@acme.test", "To: josé@example.test", "Subject: UTF-8", "", "Olá"])}.\r\n`,
+      ),
+    );
+    const reply = await client.read();
+    expect(reply.code).toBe(250);
+    const { rows } = await db.pool.query("select to_addresses from emails where id = $1", [
+      reply.text.split(" ").at(-1),
+    ]);
+    expect(rows[0].to_addresses).toEqual(["josé@example.test"]);
+    client.close();
+  });
+
+  it("drops a Resent-Bcc header as it drops Bcc", async () => {
+    const client = await session();
+    const reply = await submit(
+      client,
+      simple("Resent", ["Resent-From: app@acme.test", "Resent-Bcc: hidden@example.test"]),
+    );
+    const { rows } = await db.pool.query("select content from email_raw_messages where email_id = $1", [
+      reply.text.split(" ").at(-1),
+    ]);
+    expect(rows[0].content.toString()).not.toMatch(/hidden@example\.test|^resent-bcc:/im);
+    expect(rows[0].content.toString()).toContain("Resent-From: app@acme.test");
+    client.close();
+  });
+
+  it("refuses the message, storing nothing, when the key is revoked between MAIL FROM and the final dot", async () => {
+    const { fullKey, key: record } = await createKey(db.pool, {
+      account: "acme",
+      scopes: ["send"],
+      expires: "never",
+    });
+    const client = await RawSmtpClient.open(smtp.tlsPort, { tls: true, ca: smtp.ca });
+    await client.command("EHLO client.test");
+    expect((await client.auth(fullKey)).code).toBe(235);
+    const before = await emailCount();
+    expect((await client.command("MAIL FROM:<app@acme.test>")).code).toBe(250);
+    expect((await client.command("RCPT TO:<you@example.test>")).code).toBe(250);
+    expect((await client.command("DATA")).code).toBe(354);
+    client.write(simple("Revoked meanwhile"));
+    await revokeKey(db.pool, record.keyId);
+    client.write(".\r\n");
+    expect((await client.read()).text).toMatch(/^530 5\.7\.0 .*revoked/);
+    expect(await emailCount()).toBe(before);
+    client.close();
+  });
 
   it("takes 8-bit data declared with BODY=8BITMIME, and a 998-character line", async () => {
     const client = await session();

@@ -1,5 +1,6 @@
 import { normalizeSubmittedMessage } from "@mailroom/core/emails";
 import { isMailroomError, MailroomError } from "@mailroom/core/errors";
+import { authenticateKey } from "@mailroom/core/keys";
 import type { EmailSender } from "@mailroom/core/sending";
 import type { SMTPServerDataStream, SMTPServerSession } from "smtp-server";
 import type { SmtpDeps } from "../deps.ts";
@@ -12,9 +13,9 @@ function readMessage(stream: SMTPServerDataStream, check: MessageCheck, limit: n
   return new Promise<{ message: Buffer; tooBig: boolean }>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    stream.on("data", (chunk: Buffer) => {
+    stream.on("data", (received: Buffer) => {
+      const chunk = check.update(received);
       size += chunk.length;
-      check.update(chunk);
       // Past the limit the rest is read and dropped: the reply must wait for the client's final dot.
       if (size <= limit) chunks.push(chunk);
     });
@@ -49,6 +50,20 @@ function replyFor(error: unknown, deps: SmtpDeps): Error {
 }
 
 /**
+ * The key again at the final dot: a revoke between MAIL FROM and the end of a long DATA is answered with the
+ * refusal instead of a 250 for an email the worker would then fail. (A revoke that commits after this check
+ * and before the accept still fails the email in the worker's claim, as for an API send.)
+ */
+async function recheckKey(deps: SmtpDeps, user: SubmissionUser): Promise<void> {
+  try {
+    await authenticateKey(deps.pool, `Bearer ${user.key}`, (deps.now ?? (() => new Date()))());
+  } catch (error) {
+    if (!isMailroomError(error)) throw replyFor(error, deps);
+    throw refusal(530, "5.7.0", `Authentication required: ${error.message} Log in with an active key.`);
+  }
+}
+
+/**
  * The end of DATA: the message is checked, normalised (core), authorised and accepted through the same
  * group commit as an API send. Resolves with the 250 text once the email is durable; rejects with the
  * refusal to answer instead.
@@ -61,11 +76,12 @@ export async function acceptSubmission(
   user: SubmissionUser,
 ): Promise<string> {
   const envelope = session.envelope;
-  const check = new MessageCheck(envelope.bodyType === "8bitmime" || envelope.smtpUtf8 === true);
+  const check = new MessageCheck();
   const limit = deps.config.api.bodyLimitBytes;
   const { message, tooBig } = await readMessage(stream, check, limit);
   if (tooBig) throw refusal(552, "5.3.4", `Message too big: at most ${limit} bytes`);
   if (check.problem) throw refusal(554, "5.6.0", check.problem);
+  await recheckKey(deps, user);
   let result: Awaited<ReturnType<EmailSender["sendItem"]>>;
   try {
     const item = normalizeSubmittedMessage({

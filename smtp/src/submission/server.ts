@@ -10,12 +10,21 @@ import {
 import { createEmailSender } from "@mailroom/core/sending";
 import { SMTPServer, type SMTPServerOptions, type SMTPServerSession } from "smtp-server";
 import type { SmtpDeps } from "../deps.ts";
-import { keepOwnEnhancedCodes, refusal } from "../server/replies.ts";
+import { hideAuthBeforeTls, keepOwnEnhancedCodes, refusal } from "../server/replies.ts";
 import { type AuthThrottle, createAuthThrottle, DEFAULT_AUTH_THROTTLE } from "./auth-throttle.ts";
 import { acceptSubmission } from "./data.ts";
 import type { SubmissionUser } from "./user.ts";
 
 const userOf = (session: SMTPServerSession) => session.user as SubmissionUser;
+
+/** A non-ASCII address in a transaction whose MAIL FROM did not declare SMTPUTF8 (RFC 6531 §3.4). */
+const needsSmtpUtf8 = (address: string, session: SMTPServerSession) =>
+  /[\u0080-\uffff]/.test(address) && session.envelope.smtpUtf8 !== true;
+const UTF8_UNDECLARED = () =>
+  refusal(553, "5.6.7", "A non-ASCII address needs MAIL FROM:<…> SMTPUTF8 (RFC 6531)");
+
+// The key id a password names (`mrk_<keyId>_<secret>`), safe to keep; anything else counts as no key.
+const KEY_ID = /^mrk_([A-Za-z0-9]{12})_/;
 
 const INVALID = () => refusal(535, "5.7.8", "Authentication credentials invalid");
 
@@ -37,28 +46,31 @@ function submissionHandlers(deps: SmtpDeps, throttle: AuthThrottle, servers: () 
 
   return {
     onConnect(session, callback) {
-      for (const server of servers()) keepOwnEnhancedCodes(server, session);
-      if (throttle.blocked(session.remoteAddress)) {
-        metrics.smtpAuthFailures.inc({ reason: "blocked" });
-        return callback(refuse(refusal(421, "4.7.0", "Too many failed logins from this address; try later")));
+      for (const server of servers()) {
+        keepOwnEnhancedCodes(server, session);
+        hideAuthBeforeTls(server, session);
       }
       callback();
     },
 
     onAuth(auth, session, callback) {
       const peer = session.remoteAddress;
+      // The username is ignored (ADR 0019): apps insist on one, and the key names its own account.
+      const password = auth.password ?? "";
+      const keyId = KEY_ID.exec(password)?.[1] ?? "";
       void (async () => {
-        if (throttle.blocked(peer)) {
+        const turn = throttle.turn(peer, keyId);
+        if ("refused" in turn) {
           metrics.smtpAuthFailures.inc({ reason: "blocked" });
           return callback(
             refuse(refusal(421, "4.7.0", "Too many failed logins from this address; try later")),
           );
         }
-        // The username is ignored (ADR 0019): apps insist on one, and the key names its own account.
-        const password = auth.password ?? "";
+        if (turn.waitMs > 0) await sleep(turn.waitMs);
         const at = now();
         try {
           const key = await authenticateKey(pool, `Bearer ${password}`, at);
+          throttle.succeed(peer, keyId);
           requireScope(key, "send");
           await touchKeyLastUsed(pool, key, at);
           logger.info({ keyId: key.keyId, account: key.account, peer }, "smtp session authenticated");
@@ -69,12 +81,12 @@ function submissionHandlers(deps: SmtpDeps, throttle: AuthThrottle, servers: () 
             return callback(refuse(refusal(454, "4.7.0", "Temporary authentication failure; try again")));
           }
           if (error.code === "invalid_api_key" || error.code === "missing_api_key") {
-            throttle.fail(peer);
+            throttle.fail(peer, keyId);
             metrics.smtpAuthFailures.inc({ reason: "invalid" });
-            await sleep(throttle.delayMs(peer));
             return callback(refuse(INVALID()));
           }
           // The secret was proven: like the HTTP API, say what is wrong with the key (revoked, expired, scope).
+          throttle.succeed(peer, keyId);
           callback(refuse(refusal(535, "5.7.8", `Authentication credentials invalid: ${error.message}`)));
         }
       })();
@@ -85,6 +97,7 @@ function submissionHandlers(deps: SmtpDeps, throttle: AuthThrottle, servers: () 
         if (address.address !== "" && !parseAddress(address.address)) {
           return callback(refuse(refusal(553, "5.1.7", "Bad sender address syntax")));
         }
+        if (needsSmtpUtf8(address.address, session)) return callback(refuse(UTF8_UNDECLARED()));
         try {
           // Read from Postgres for every message: a revoke takes effect on the next MAIL FROM.
           const { rateLimit } = await countingAuthenticator(`Bearer ${userOf(session).key}`, now());
@@ -114,10 +127,11 @@ function submissionHandlers(deps: SmtpDeps, throttle: AuthThrottle, servers: () 
       })();
     },
 
-    onRcptTo(address, _session, callback) {
+    onRcptTo(address, session, callback) {
       if (!parseAddress(address.address)) {
         return callback(refuse(refusal(553, "5.1.3", "Bad recipient address syntax")));
       }
+      if (needsSmtpUtf8(address.address, session)) return callback(refuse(UTF8_UNDECLARED()));
       callback();
     },
 

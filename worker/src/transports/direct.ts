@@ -95,7 +95,7 @@ export function createDirectTransport(options: DirectTransportOptions): MailTran
       return { connected: false, results: toRecipientResults(to, { error: error as SmtpError }) };
     }
     try {
-      const info = await lease.send({ from: message.envelope.from, to }, message.raw);
+      const info = await lease.send({ from: message.envelope.from, to }, message);
       lease.release(true);
       return { connected: true, results: toRecipientResults(to, { info }) };
     } catch (error) {

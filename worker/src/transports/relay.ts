@@ -82,7 +82,7 @@ export function createRelayTransport(options: RelayTransportOptions): MailTransp
       return { outcome: { error: error as SmtpError }, lost: false };
     }
     try {
-      const info = await lease.send(message.envelope, message.raw);
+      const info = await lease.send(message.envelope, message);
       lease.release(true);
       return { outcome: { info: info as unknown as SmtpSendInfo }, lost: false };
     } catch (caught) {

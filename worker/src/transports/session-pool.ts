@@ -2,6 +2,8 @@ import SMTPConnection, {
   type SMTPConnectionOptions,
   type SMTPConnectionSendInfo,
 } from "nodemailer/lib/smtp-connection";
+import { extensionsOf, type HopExtensions, planFor, withRefused } from "./next-hop.ts";
+import type { OutboundMessage } from "./types.ts";
 
 /** One address of one MX host. `hostname` is the MX name, used for SNI and in results. */
 export interface SessionTarget {
@@ -25,7 +27,8 @@ export interface SessionPoolOptions {
 
 /** A session lent out for one transaction; `release` must be called exactly once. */
 export interface SessionLease {
-  send(envelope: { from: string; to: string[] }, raw: Buffer): Promise<SMTPConnectionSendInfo>;
+  /** One transaction, in the form the session's EHLO allows (`next-hop.ts`). */
+  send(envelope: { from: string; to: string[] }, message: OutboundMessage): Promise<SMTPConnectionSendInfo>;
   /** Returns the session for reuse, or closes it when the transaction went wrong. */
   release(reusable: boolean): void;
 }
@@ -40,6 +43,8 @@ export interface SessionPool {
 interface Session {
   key: string;
   connection: SMTPConnection;
+  /** What the server's EHLO offered (after STARTTLS, when there was one). */
+  extensions: HopExtensions;
   messages: number;
   closed: boolean;
   idleTimer?: NodeJS.Timeout;
@@ -90,7 +95,13 @@ export function createSessionPool(options: SessionPoolOptions): SessionPool {
   const open = (state: DomainState, target: SessionTarget): Promise<Session> =>
     new Promise((resolve, reject) => {
       const connection = new SMTPConnection({ ...options.connection(target), logger: false });
-      const session: Session = { key: targetKey(target), connection, messages: 0, closed: false };
+      const session: Session = {
+        key: targetKey(target),
+        connection,
+        extensions: extensionsOf(false),
+        messages: 0,
+        closed: false,
+      };
       let settled = false;
       const fail = (error: Error) => {
         if (settled) return;
@@ -110,6 +121,8 @@ export function createSessionPool(options: SessionPoolOptions): SessionPool {
       };
       connection.connect((error) => {
         if (error) return fail(error);
+        // Right after connecting, the last reply is the EHLO's (the one after STARTTLS, when there was one).
+        session.extensions = extensionsOf(connection.lastServerResponse);
         // As nodemailer's pool: log in only where the server offers AUTH.
         if (!options.auth || !connection.allowsAuth) return ready();
         connection.login(options.auth, (failed) => (failed ? fail(failed) : ready()));
@@ -117,12 +130,28 @@ export function createSessionPool(options: SessionPoolOptions): SessionPool {
     });
 
   const lease = (state: DomainState, session: Session): SessionLease => ({
-    send: (envelope, raw) =>
-      new Promise((resolve, reject) => {
-        session.connection.send(envelope, raw, (error, info) =>
-          error || !info ? reject(error) : resolve(info),
+    async send(envelope, message) {
+      const plan = await planFor(session.extensions, envelope, message);
+      if (plan.to.length === 0) {
+        const none = {
+          accepted: [],
+          rejected: [],
+          response: "",
+          envelopeTime: 0,
+          messageTime: 0,
+          messageSize: 0,
+        };
+        return withRefused(none, plan);
+      }
+      const info = await new Promise<SMTPConnectionSendInfo>((resolve, reject) => {
+        session.connection.send(
+          { from: envelope.from, to: plan.to, use8BitMime: plan.use8BitMime },
+          plan.raw,
+          (error, sent) => (error || !sent ? reject(error) : resolve(sent)),
         );
-      }),
+      });
+      return withRefused(info, plan);
+    },
     release(reusable) {
       session.messages += 1;
       if (!reusable || closed || session.closed || session.messages >= options.maxMessagesPerSession) {

@@ -4,6 +4,10 @@ export interface OutboundMessage {
   raw: Buffer;
   /** The `Message-ID` header value, carried for logs and for recognising a repeated handover. */
   messageId: string;
+  /** Where `raw` has 8-bit bytes (BODY=8BITMIME, SMTPUTF8); none when absent. */
+  eightBit?: { headers: boolean; body: boolean };
+  /** The same message in 7 bits, signed: for a next hop without 8BITMIME or SMTPUTF8 (`next-hop.ts`). */
+  sevenBit?: () => Promise<Buffer>;
 }
 
 /**

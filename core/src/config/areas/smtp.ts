@@ -9,10 +9,11 @@ export const variables = {
   MAILROOM_SUBMISSION_TLS_PORT: port.default(2465),
   MAILROOM_SUBMISSION_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(300),
   MAILROOM_SMTP_INTERNAL_PORT: port.default(9467),
+  // Unset: the local capture on MAILROOM_SMTP_CAPTURE_PORT, so moving the capture alone keeps it in use.
   MAILROOM_SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
-    .default("smtp://127.0.0.1:2525"),
+    .optional(),
   MAILROOM_SMTP_CAPTURE_PORT: port.default(2525),
   MAILROOM_HOSTNAME: z.string().min(1).default("mailroom.localhost"),
   MAILROOM_INBOUND_ENABLED: bool.default(true),
@@ -37,7 +38,7 @@ export function build(e: AreaEnv<typeof variables>) {
       timeoutSeconds: e.MAILROOM_SUBMISSION_TIMEOUT_SECONDS,
     },
     smtp: {
-      url: e.MAILROOM_SMTP_URL,
+      url: e.MAILROOM_SMTP_URL ?? `smtp://127.0.0.1:${e.MAILROOM_SMTP_CAPTURE_PORT}`,
       capturePort: e.MAILROOM_SMTP_CAPTURE_PORT,
       hostname: e.MAILROOM_HOSTNAME,
     },

@@ -1,6 +1,6 @@
 import MailComposer from "nodemailer/lib/mail-composer";
 import { describe, expect, it } from "vitest";
-import { renderMime } from "./deliver.ts";
+import { renderMime } from "./render.ts";
 
 type Mail = ConstructorParameters<typeof MailComposer>[0];
 
