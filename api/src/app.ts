@@ -10,10 +10,11 @@ import Fastify, {
 import type { ApiDeps } from "./deps.ts";
 import { registerAuth } from "./plugins/auth.ts";
 import { consoleAssets, registerConsole } from "./plugins/console.ts";
-import { registerErrorHandling, sendError } from "./plugins/errors.ts";
+import { answerClientError, registerErrorHandling, sendError } from "./plugins/errors.ts";
 import { registerJsonBody } from "./plugins/json-body.ts";
 import { registerOpenApi } from "./plugins/openapi.ts";
 import { registerTelemetry } from "./plugins/telemetry.ts";
+import { storableStringsValidator } from "./plugins/validation.ts";
 import { devInboxRoutes } from "./routes/v1/dev-inbox/index.ts";
 import { domainRoutes } from "./routes/v1/domains/index.ts";
 import { emailRoutes } from "./routes/v1/emails/index.ts";
@@ -73,9 +74,13 @@ export function buildApp(deps: ApiDeps, options: BuildAppOptions = {}): FastifyI
     // Domain names and addresses travel in paths (`/v1/domains/:domain`) and may be long.
     routerOptions: { maxParamLength: 320 },
     // Errors Fastify raises before routing (bad URL encoding, …) get the spec's error shape too.
+    // Node's refusals before a request exists (bad framing, headers too large) in the spec's shape too.
+    clientErrorHandler: answerClientError,
     frameworkErrors: (error, _request, reply) => {
       sendError(reply, new MailroomError("validation_error", `url: ${error.message}`));
     },
+    // Every body, query and path string is checked for what Postgres cannot store, once, as schemas compile.
+    schemaController: { compilersFactory: { buildValidator: storableStringsValidator() } },
     ajv: {
       // Unknown fields are errors, not silently dropped; strings are never coerced into other types.
       customOptions: {

@@ -151,7 +151,10 @@ async function processed(answer: SmtpAnswer) {
 describe("bounces after delivery", () => {
   it("a hard bounce over SMTP (Python smtplib) marks the recipient bounced, suppresses it, signs email.bounced", async () => {
     const sent = await sendDelivered("shop", "gone@customer.test");
-    expect(readVerpAddress(verpKey, sent.verp)).toBe(sent.id);
+    expect(readVerpAddress(verpKey, sent.verp, ["gone@customer.test"])).toEqual({
+      emailId: sent.id,
+      recipient: "gone@customer.test",
+    });
     const report = dsnReport({
       to: sent.verp,
       recipient: "gone@customer.test",
@@ -316,5 +319,110 @@ describe("reports that must change nothing", () => {
     const answer = await sendWithNodemailer(inbound.port, to, huge);
     expect(answer.code).toBe(552);
     expect(await count()).toBe(stored);
+  });
+});
+
+describe("co-recipients cannot report each other (issue 26)", () => {
+  const [TO, CC, BCC] = ["to@mates.test", "cc@mates.test", "bcc@mates.test"];
+
+  async function untouched(id: string, address: string) {
+    const suppression = await api.request("GET", `/v1/suppressions/${encodeURIComponent(address)}`, {
+      key: keys.shop,
+    });
+    expect(suppression.status, address).toBe(404);
+    const after = await email("shop", id);
+    expect(
+      after.events.filter(
+        (e) => ["bounced", "complained"].includes(e.type) && e.detail.recipient === address,
+      ),
+      address,
+    ).toEqual([]);
+  }
+
+  it("each recipient gets its own VERP Return-Path; forged DSNs and ARFs about the others change nothing", async () => {
+    const sent = await api.request("POST", "/v1/send", {
+      key: keys.shop,
+      body: {
+        from: "Orders <orders@shop.test>",
+        to: TO,
+        cc: CC,
+        bcc: BCC,
+        subject: "For three",
+        text: "Hi.",
+      },
+    });
+    expect(sent.status, sent.text).toBe(200);
+    const id = String(sent.json.messageId);
+    await until(
+      () => email("shop", id),
+      (e) => e.status === "delivered",
+      20_000,
+    );
+    // One transaction per recipient, each with a Return-Path naming that recipient alone.
+    const copies = Object.fromEntries(
+      [TO, CC, BCC].map((r) => [r, sink.messages.filter((m) => m.envelope.to.includes(r))]),
+    );
+    for (const r of [TO, CC, BCC]) {
+      expect(
+        copies[r]?.map((m) => m.envelope.to),
+        r,
+      ).toEqual([[r]]);
+      expect(readVerpAddress(verpKey, copies[r]?.[0]?.envelope.from ?? "", [TO, CC, BCC]), r).toEqual({
+        emailId: id,
+        recipient: r,
+      });
+    }
+    const mine = copies[TO]?.[0];
+    if (!mine) throw new Error("no copy for the To recipient");
+    const headers = headersOf(mine.raw);
+    const forgeries: [string, Buffer][] = [];
+    for (const victim of [CC, BCC]) {
+      const dsn = (to: string) =>
+        dsnReport({
+          to,
+          recipient: victim,
+          action: "failed",
+          status: "5.1.1",
+          diagnostic: "550 5.1.1 forged",
+          originalHeaders: headers,
+        });
+      // Through my own signed Return-Path, and through the Message-ID alone (the bounce domain's postmaster).
+      forgeries.push([mine.envelope.from, dsn(mine.envelope.from)]);
+      forgeries.push(["postmaster@bounces.shop.test", dsn("postmaster@bounces.shop.test")]);
+      forgeries.push([
+        mine.envelope.from,
+        arfReport({ to: mine.envelope.from, recipient: victim, originalHeaders: headers }),
+      ]);
+      forgeries.push([
+        "postmaster@bounces.shop.test",
+        arfReport({ to: "postmaster@bounces.shop.test", recipient: victim, originalHeaders: headers }),
+      ]);
+    }
+    // An ARF naming nobody through the Message-ID alone: with three recipients, it cannot say whose copy it was.
+    forgeries.push([
+      "postmaster@bounces.shop.test",
+      arfReport({ to: "postmaster@bounces.shop.test", recipient: undefined, originalHeaders: headers }),
+    ]);
+    for (const [to, report] of forgeries) {
+      const outcome = await processed(await sendWithNodemailer(inbound.port, to, report));
+      expect(outcome.status, JSON.stringify(outcome)).toBe("ignored");
+    }
+    for (const r of [TO, CC, BCC]) await untouched(id, r);
+    expect((await email("shop", id)).status).toBe("delivered");
+
+    // My own address, through my own Return-Path: that report counts, for me alone.
+    const own = await processed(
+      await sendWithNodemailer(
+        inbound.port,
+        mine.envelope.from,
+        arfReport({ to: mine.envelope.from, recipient: undefined, originalHeaders: headers }),
+      ),
+    );
+    expect(own).toMatchObject({ status: "processed", outcome: { via: "verp", reporter: TO } });
+    const suppression = await api.request("GET", `/v1/suppressions/${encodeURIComponent(TO)}`, {
+      key: keys.shop,
+    });
+    expect(suppression.json).toMatchObject({ reason: "complaint", sourceEmailId: id });
+    for (const r of [CC, BCC]) await untouched(id, r);
   });
 });

@@ -133,7 +133,12 @@ describe("a domain added through the API signs its mail", () => {
     if (!message) throw new Error("the sink received nothing for customer@example.net");
 
     expect(message.envelope.from).toMatch(new RegExp(`@bounces\\.${DOMAIN.replace(".", "\\.")}$`));
-    expect(readVerpAddress(deriveVerpKey(TEST_KEK), message.envelope.from)).toBe(id);
+    expect(readVerpAddress(deriveVerpKey(TEST_KEK), message.envelope.from, ["customer@example.net"])).toEqual(
+      {
+        emailId: id,
+        recipient: "customer@example.net",
+      },
+    );
     expect(message.parsed.messageId).toMatch(new RegExp(`^<${id}@[^>]+>$`));
     expect(message.parsed.from).toEqual({ name: "Billing", address: `billing@${DOMAIN}` });
 
@@ -244,6 +249,8 @@ describe("hard bounces and the suppression list", () => {
     await waitForStatus(delivered, "delivered");
     const [message] = received(gone);
     expect(message?.parsed.subject).toBe("Third try");
-    expect(readVerpAddress(deriveVerpKey(TEST_KEK), message?.envelope.from ?? "")).toBe(delivered);
+    expect(readVerpAddress(deriveVerpKey(TEST_KEK), message?.envelope.from ?? "", [gone])?.emailId).toBe(
+      delivered,
+    );
   });
 });

@@ -21,7 +21,8 @@ describe("createSigner", () => {
     const signer = createSigner(db.pool, KEK);
     const domain = await createDomain(db.pool, KEK, { account: "late", name: "late.test" });
     const before = await signer.prepare("late", "a@late.test", RAW, EMAIL_ID);
-    expect(before).toMatchObject({ signed: false, envelopeFrom: "a@late.test" });
+    expect(before.signed).toBe(false);
+    expect(before.envelopeFrom("b@example.test")).toBe("a@late.test");
 
     const checks = domain.records
       .filter((r) => r.required)
@@ -37,8 +38,21 @@ describe("createSigner", () => {
     const after = await signer.prepare("late", "a@late.test", RAW, EMAIL_ID);
     expect(after.signed).toBe(true);
     expect(after.raw.toString()).toMatch(/^DKIM-Signature: /m);
-    // The envelope sender is the signed VERP address on the bounce domain.
-    expect(after.envelopeFrom).toMatch(/@bounces\.late\.test$/);
-    expect(readVerpAddress(deriveVerpKey(KEK), after.envelopeFrom)).toBe(EMAIL_ID);
+    // Each recipient's envelope sender is a signed VERP address on the bounce domain naming the recipient.
+    const verpKey = deriveVerpKey(KEK);
+    const [forB, forC] = [after.envelopeFrom("b@example.test"), after.envelopeFrom("c@example.test")];
+    expect(forB).toMatch(/@bounces\.late\.test$/);
+    expect(forB).not.toBe(forC);
+    const recipients = ["b@example.test", "c@example.test"];
+    expect(readVerpAddress(verpKey, forB, recipients)).toEqual({
+      emailId: EMAIL_ID,
+      recipient: "b@example.test",
+    });
+    expect(readVerpAddress(verpKey, forC, recipients)).toEqual({
+      emailId: EMAIL_ID,
+      recipient: "c@example.test",
+    });
+    // Without the recipient among those given, the token names nobody: it does not verify.
+    expect(readVerpAddress(verpKey, forB, ["c@example.test"])).toBeUndefined();
   });
 });

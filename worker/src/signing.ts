@@ -14,13 +14,16 @@ interface CachedDomain {
 }
 
 export interface Signer {
-  /** DKIM-signs a message from a verified domain and names its bounce (Return-Path) address. */
+  /**
+   * DKIM-signs a message from a verified domain and names each recipient's bounce (Return-Path) address:
+   * `envelopeFrom(recipient)`.
+   */
   prepare(
     account: string,
     fromAddress: string,
     raw: Buffer,
     emailId: string,
-  ): Promise<{ raw: Buffer; envelopeFrom: string; signed: boolean }>;
+  ): Promise<{ raw: Buffer; envelopeFrom: (recipient: string) => string; signed: boolean }>;
 }
 
 /**
@@ -52,12 +55,13 @@ export function createSigner(db: Queryable, kek: Buffer | undefined, ttlMs = 60_
     prepare: async (account, fromAddress, raw, emailId) => {
       const domain = await domainFor(account, fromAddress);
       if (!domain || domain.keys.length === 0 || !verpKey) {
-        return { raw, envelopeFrom: fromAddress, signed: false };
+        return { raw, envelopeFrom: () => fromAddress, signed: false };
       }
       return {
         raw: await signMessageAsync(raw, domain.keys),
-        // VERP: the signed bounce address names the email, so an asynchronous bounce can be matched to it.
-        envelopeFrom: verpAddress(verpKey, emailId, domain.returnPath),
+        // VERP: each recipient's signed bounce address names the email and that recipient, so a later
+        // bounce or complaint is matched to the email and can affect only the recipient it came back from.
+        envelopeFrom: (recipient: string) => verpAddress(verpKey, emailId, domain.returnPath, recipient),
         signed: true,
       };
     },

@@ -1,3 +1,4 @@
+import type { Socket } from "node:net";
 import { isDatabaseUnavailable } from "@mailroom/core/db";
 import { type ErrorCode, isMailroomError, MailroomError } from "@mailroom/core/errors";
 import type { ErrorObject } from "ajv";
@@ -18,6 +19,8 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   managed_by_operator: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  headers_too_large: 431,
+  request_timeout: 408,
   idempotency_key_mismatch: 422,
   domain_not_verified: 422,
   template_render_error: 422,
@@ -35,6 +38,44 @@ export function sendError(reply: FastifyReply, error: MailroomError): FastifyRep
   if (error.code === "service_unavailable") reply.header("retry-after", String(RETRY_AFTER_UNAVAILABLE));
   return reply.code(status).type("application/json").send({ error: error.code, message: error.message });
 }
+
+/** What Node refused before any request existed, as the spec's error. */
+function clientErrorOf(error: NodeJS.ErrnoException): MailroomError {
+  if (error.code === "HPE_HEADER_OVERFLOW")
+    return new MailroomError("headers_too_large", "The request's headers are larger than allowed.");
+  if (error.code === "ERR_HTTP_REQUEST_TIMEOUT")
+    return new MailroomError("request_timeout", "The request did not arrive in time.");
+  return new MailroomError("validation_error", "request: not a valid HTTP/1.1 request");
+}
+
+/**
+ * Fastify's `clientErrorHandler`: Node's refusals of a connection's bytes (malformed framing, headers over
+ * the limit, a request that never finishes) answered in the spec's `{ error, message }` shape rather than
+ * Fastify's own body, then the connection closed, as Node does.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === "ECONNRESET" || socket.destroyed) return;
+  const refusal = clientErrorOf(error);
+  const status = STATUS_BY_CODE[refusal.code];
+  const body = JSON.stringify({ error: refusal.code, message: refusal.message });
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  // end(), not write() then destroy(): a TLS socket destroyed at once drops the answer still being encrypted.
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? "Error"}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+  // A peer that never reads must not keep the socket open.
+  socket.setTimeout(5_000, () => socket.destroy());
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: "Bad Request",
+  408: "Request Timeout",
+  431: "Request Header Fields Too Large",
+};
 
 /**
  * The one wording of a schema failure, for the route validator and the batch's per-item validator alike:

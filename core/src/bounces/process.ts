@@ -1,4 +1,4 @@
-import type { Pool, PoolClient, Queryable } from "../db/pool.ts";
+import type { Pool, PoolClient } from "../db/pool.ts";
 import { withTransaction } from "../db/pool.ts";
 import { findBounceDomainOwner } from "../domains/bounce-domains.ts";
 import { appendEvents } from "../emails/events.ts";
@@ -12,7 +12,7 @@ import {
 import { addSuppressions } from "../suppressions/store.ts";
 import type { ParsedReport } from "./parse.ts";
 import { finishReport, lockReport, type StoredReport } from "./reports.ts";
-import { readVerpAddress, type VerpKey } from "./verp.ts";
+import { parseVerpAddress, type VerpKey, verifyVerpToken } from "./verp.ts";
 
 export interface ReportDeps {
   pool: Pool;
@@ -27,39 +27,66 @@ export type RecipientEffect =
   | "none"
   | "duplicate"
   | "not_a_recipient"
+  | "not_the_reporter"
+  | "reporter_unknown"
   | "not_delivered";
 
 type Located =
-  | { emailId: string; via: "verp" | "message_id" }
-  | { emailId?: undefined; reason: "invalid_token" | "email_not_found" | "message_id_of_another_account" };
+  | { email: ReportedEmail; via: "verp" | "message_id"; recipient: string | undefined }
+  | {
+      email?: undefined;
+      reason: "invalid_token" | "email_not_found" | "message_id_of_another_account";
+    };
 
 const domainOf = (address: string) => address.slice(address.lastIndexOf("@") + 1).toLowerCase();
 
 /**
- * Finds the email a report is about. First by a VERP token (the envelope recipient, the original's
- * Return-Path, ARF's Original-Mail-From): only a token whose HMAC tag checks names an email. Failing that,
- * by the original Message-ID, which any recipient of the email could copy: it counts only when the report
- * came to a bounce domain of the email's own account, so nobody can reach another account's email with it.
+ * Finds (and locks) the email a report is about, and the recipient whose copy it reports when that can be
+ * known. First by a VERP token (the envelope recipient, the original's Return-Path, ARF's Original-Mail-From):
+ * only a token whose HMAC tag checks names an email, and a per-recipient tag names the one recipient whose
+ * envelope carried it. Failing that, by the original Message-ID, which any recipient of the email could copy:
+ * it counts only when the report came to a bounce domain of the email's own account, so nobody can reach
+ * another account's email with it, and it names no recipient.
  */
-async function locate(db: Queryable, key: VerpKey, report: StoredReport, parsed: ParsedReport) {
+async function locate(
+  db: PoolClient,
+  key: VerpKey,
+  report: StoredReport,
+  parsed: ParsedReport,
+): Promise<Located> {
   const senders = parsed.kind === "unrecognised" ? [] : parsed.original.envelopeSenders;
   let sawToken = false;
   for (const address of [...report.rcptTo, ...senders]) {
-    const id = readVerpAddress(key, address);
-    if (id) return { emailId: id, via: "verp" } as Located;
+    const token = parseVerpAddress(address);
     sawToken ||= /^<?bounce\+/i.test(address);
+    if (!token) continue;
+    const email = await lockReportedEmail(db, token.emailId);
+    const verified = email && verifyVerpToken(key, token, email.recipients);
+    if (email && verified) return { email, via: "verp", recipient: verified.recipient };
   }
   const messageId = parsed.kind === "unrecognised" ? undefined : parsed.original.messageId;
   const found = messageId ? await findEmailByMessageId(db, messageId) : undefined;
   if (found) {
     for (const domain of new Set(report.rcptTo.map(domainOf))) {
       if ((await findBounceDomainOwner(db, domain)) === found.account) {
-        return { emailId: found.id, via: "message_id" } as Located;
+        const email = await lockReportedEmail(db, found.id);
+        if (!email) break;
+        return { email, via: "message_id", recipient: undefined };
       }
     }
-    return { reason: "message_id_of_another_account" } as Located;
+    return { reason: "message_id_of_another_account" };
   }
-  return { reason: sawToken ? "invalid_token" : "email_not_found" } as Located;
+  return { reason: sawToken ? "invalid_token" : "email_not_found" };
+}
+
+/**
+ * The one recipient a report may affect: the one its envelope's token names; failing that (a Message-ID
+ * match, a token issued before issue 26), the email's only recipient, since with several any of them could
+ * have sent it about the others (issue 26). Undefined: the report may affect nobody.
+ */
+function reporterOf(email: ReportedEmail, located: { recipient: string | undefined }): string | undefined {
+  if (located.recipient !== undefined) return located.recipient;
+  return email.recipients.length === 1 ? email.recipients[0] : undefined;
 }
 
 const smtpCode = (text: string | undefined) => {
@@ -70,6 +97,7 @@ const smtpCode = (text: string | undefined) => {
 async function applyBounce(
   client: PoolClient,
   email: ReportedEmail,
+  reporter: string | undefined,
   parsed: Extract<ParsedReport, { kind: "bounce" }>,
 ) {
   const effects: {
@@ -90,6 +118,9 @@ async function applyBounce(
     };
     if (!email.recipients.includes(r.recipient)) {
       effects.push({ ...base, effect: "not_a_recipient" });
+    } else if (r.recipient !== reporter) {
+      // Another recipient's address: the report's envelope does not name it (a co-recipient's forgery).
+      effects.push({ ...base, effect: reporter === undefined ? "reporter_unknown" : "not_the_reporter" });
     } else if (r.class === "none") {
       effects.push({ ...base, effect: "none" });
     } else if (r.class === "soft") {
@@ -124,23 +155,33 @@ async function applyBounce(
   return effects;
 }
 
-/** The recipients a complaint is about: those it names, else the only one, else the original's To. */
-function complainants(email: ReportedEmail, parsed: Extract<ParsedReport, { kind: "complaint" }>): string[] {
-  const named = parsed.recipients.length > 0 ? parsed.recipients : parsed.original.to;
-  const ours = named.filter((r) => email.recipients.includes(r));
-  if (ours.length > 0) return [...new Set(ours)];
-  return parsed.recipients.length === 0 && email.recipients.length === 1 ? [...email.recipients] : [];
+/**
+ * The recipient a complaint is about: the one its envelope names, whom the report's own recipient fields may
+ * name too or leave out (feedback loops often redact them), but never contradict. The original's To header
+ * is the same in every recipient's copy, so it says nothing about whose copy this was.
+ */
+function complainants(
+  reporter: string | undefined,
+  parsed: Extract<ParsedReport, { kind: "complaint" }>,
+): string[] {
+  if (reporter === undefined) return [];
+  const named = parsed.recipients;
+  return named.length === 0 || named.includes(reporter) ? [reporter] : [];
 }
 
 async function applyComplaint(
   client: PoolClient,
   email: ReportedEmail,
+  reporter: string | undefined,
   parsed: Extract<ParsedReport, { kind: "complaint" }>,
 ) {
   const effects: { recipient: string | null; effect: RecipientEffect }[] = [];
-  const recipients = complainants(email, parsed);
+  const recipients = complainants(reporter, parsed);
   if (recipients.length === 0) {
-    effects.push({ recipient: null, effect: "not_a_recipient" });
+    effects.push({
+      recipient: null,
+      effect: reporter === undefined ? "reporter_unknown" : "not_the_reporter",
+    });
     return effects;
   }
   for (const recipient of recipients) {
@@ -198,18 +239,19 @@ export async function processReport(deps: ReportDeps, reportId: string) {
       return finish("ignored", { kind: "unrecognised", reason: parsed.reason });
     const summary = { kind: parsed.kind, ...(parsed.kind === "bounce" ? { format: parsed.format } : {}) };
     const located = await locate(client, deps.verpKey, report, parsed);
-    if (located.emailId === undefined) return finish("ignored", { ...summary, reason: located.reason });
-    const email = await lockReportedEmail(client, located.emailId);
-    if (!email) return finish("ignored", { ...summary, reason: "email_not_found" });
+    if (located.email === undefined) return finish("ignored", { ...summary, reason: located.reason });
+    const { email } = located;
+    const reporter = reporterOf(email, located);
     const effects =
       parsed.kind === "bounce"
-        ? await applyBounce(client, email, parsed)
-        : await applyComplaint(client, email, parsed);
+        ? await applyBounce(client, email, reporter, parsed)
+        : await applyComplaint(client, email, reporter, parsed);
     const changed = effects.some((e) => ["bounced", "delayed", "complained"].includes(e.effect));
     return finish(changed ? "processed" : "ignored", {
       ...summary,
       emailId: email.id,
       via: located.via,
+      reporter: reporter ?? null,
       recipients: effects,
     });
   });

@@ -3,6 +3,7 @@
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
 import { MailroomError } from "../errors/index.ts";
+import { findUnstorableString } from "../text/index.ts";
 import { formatMailbox, parseMailbox } from "./address.ts";
 import { type AttachmentInput, validateAttachments } from "./attachments.ts";
 import {
@@ -232,23 +233,14 @@ export function validateScheduledAt(value: string | undefined, now: Date): Date 
 
 /**
  * Refuses strings Postgres cannot store or that no mail system should carry: NUL anywhere, and lone UTF-16
- * surrogates (not well-formed Unicode). Walks the whole body, so a template's variables are covered too.
+ * surrogates (not well-formed Unicode). Walks the whole body, so a template's variables are covered too. The
+ * API refuses them earlier, at validation; this keeps the rule for every other caller of the use case.
  */
-export function assertStorableStrings(value: unknown, path = "body"): void {
-  if (typeof value === "string") {
-    if (!value.isWellFormed()) throw invalid(path, "holds a lone surrogate (invalid UTF-16)");
-    if (value.includes("\u0000")) throw invalid(path, "must not contain NUL");
-    return;
-  }
-  if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) assertStorableStrings(item, `${path}[${i}]`);
-    return;
-  }
-  if (value && typeof value === "object") {
-    for (const [key, item] of Object.entries(value)) {
-      const child = path === "body" ? key : `${path}.${key}`;
-      assertStorableStrings(key, child);
-      assertStorableStrings(item, child);
-    }
-  }
+export function assertStorableStrings(value: unknown): void {
+  const found = findUnstorableString(value);
+  if (!found) return;
+  const field = found.path
+    .map((part, i) => (typeof part === "number" ? `[${part}]` : i === 0 ? part : `.${part}`))
+    .join("");
+  throw invalid(field || "body", found.problem);
 }

@@ -19,6 +19,8 @@ export const ERROR_CODES = [
   "rate_limit_exceeded",
   "payload_too_large",
   "unsupported_media_type",
+  "headers_too_large",
+  "request_timeout",
   "https_required",
   "service_unavailable",
   "internal_error",

@@ -69,7 +69,7 @@ function message(to: string[]): OutboundMessage {
   const raw = Buffer.from(
     `From: app@sender.test\r\nTo: ${to.join(", ")}\r\nSubject: direct\r\n\r\nHello.\r\n`,
   );
-  return { envelope: { from: "bounces@sender.test", to }, raw, messageId: "<d1@sender.test>" };
+  return { envelope: { from: () => "bounces@sender.test", to }, raw, messageId: "<d1@sender.test>" };
 }
 
 describe("direct transport: routing", () => {

@@ -3,7 +3,7 @@ import { createSsrfGuard } from "@mailroom/core/webhooks";
 import { createMxResolver, type MxResolver } from "./mx-resolver.ts";
 import { failureResult, type SmtpError, toRecipientResults } from "./results.ts";
 import { createSessionPool, type SessionPool, type SessionTarget } from "./session-pool.ts";
-import type { MailTransport, OutboundMessage, RecipientResult } from "./types.ts";
+import { envelopesOf, type MailTransport, type OutboundMessage, type RecipientResult } from "./types.ts";
 
 /** Options for delivering straight to each recipient domain's MX hosts. */
 export interface DirectTransportOptions {
@@ -87,22 +87,42 @@ export function createDirectTransport(options: DirectTransportOptions): MailTran
   });
 
   /** One transaction at one address; `connected` is false when no session could be had there. */
-  async function attempt(domain: string, target: SessionTarget, message: OutboundMessage, to: string[]) {
+  async function transaction(
+    domain: string,
+    target: SessionTarget,
+    envelope: { from: string; to: string[] },
+    message: OutboundMessage,
+  ) {
     let lease: Awaited<ReturnType<SessionPool["acquire"]>>;
     try {
       lease = await pool.acquire(domain, target);
     } catch (error) {
-      return { connected: false, results: toRecipientResults(to, { error: error as SmtpError }) };
+      return { connected: false, results: toRecipientResults(envelope.to, { error: error as SmtpError }) };
     }
     try {
-      const info = await lease.send({ from: message.envelope.from, to }, message);
+      const info = await lease.send(envelope, message);
       lease.release(true);
-      return { connected: true, results: toRecipientResults(to, { info }) };
+      return { connected: true, results: toRecipientResults(envelope.to, { info }) };
     } catch (error) {
       // After a failed transaction the session's state is unknown (MAIL FROM may still be open): drop it.
       lease.release(false);
-      return { connected: true, results: toRecipientResults(to, { error: error as SmtpError }) };
+      return { connected: true, results: toRecipientResults(envelope.to, { error: error as SmtpError }) };
     }
+  }
+
+  /**
+   * The recipients `to` at one address: one transaction per envelope sender (per recipient under VERP), one
+   * after another on the domain's pooled sessions; `connected` is false when no session could be had there.
+   */
+  async function attempt(domain: string, target: SessionTarget, message: OutboundMessage, to: string[]) {
+    const results: RecipientResult[] = [];
+    let connected = false;
+    for (const envelope of envelopesOf(message, to)) {
+      const outcome = await transaction(domain, target, envelope, message);
+      results.push(...outcome.results);
+      connected ||= outcome.connected;
+    }
+    return { connected, results };
   }
 
   async function deliverToDomain(domain: string, recipients: string[], message: OutboundMessage) {

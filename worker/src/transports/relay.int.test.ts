@@ -27,7 +27,7 @@ function message(to: string[], body = "Hello.\r\n"): OutboundMessage {
     `From: App <app@example.test>\r\nTo: ${to.join(", ")}\r\nSubject: relay test\r\n` +
       `Message-ID: <m1@example.test>\r\n\r\n${body}`,
   );
-  return { envelope: { from: "bounces@example.test", to }, raw, messageId: "<m1@example.test>" };
+  return { envelope: { from: () => "bounces@example.test", to }, raw, messageId: "<m1@example.test>" };
 }
 
 async function relayTo(options: SinkOptions = {}, url?: (s: CountingSmtpSink) => string, ca?: string) {
@@ -61,6 +61,25 @@ describe("relay transport", () => {
     expect(results[2]?.response).toContain("no such user");
     expect(sink.messages.map((m) => m.envelope.to)).toEqual([["ok@a.test", "ok2@b.test"]]);
     expect(sink.messages[0]?.helo).toBe("mailroom.test");
+  });
+
+  it("sends one transaction per envelope sender: each recipient's own Return-Path (issue 26)", async () => {
+    const { sink, transport } = await relayTo();
+    sink.answerRecipient = (to) =>
+      to.startsWith("bad") ? { code: 550, message: "5.1.1 no such user" } : { code: 250 };
+    const msg = message(["a@x.test", "b@y.test", "bad@x.test"]);
+    msg.envelope.from = (recipient) => `bounce+${recipient.split("@")[0]}@bounces.example.test`;
+    const results = await transport.send(msg);
+    expect(results.map((r) => [r.recipient, r.status])).toEqual([
+      ["a@x.test", "accepted"],
+      ["b@y.test", "accepted"],
+      ["bad@x.test", "permanent"],
+    ]);
+    expect(sink.messages.map((m) => [m.envelope.from, m.envelope.to])).toEqual([
+      ["bounce+a@bounces.example.test", ["a@x.test"]],
+      ["bounce+b@bounces.example.test", ["b@y.test"]],
+    ]);
+    expect(sink.messages.every((m) => m.raw.equals(msg.raw))).toBe(true);
   });
 
   it("reports every recipient when the relay refuses all of them", async () => {

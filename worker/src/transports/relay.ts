@@ -1,6 +1,6 @@
 import { type SmtpError, type SmtpSendInfo, toRecipientResults } from "./results.ts";
 import { createSessionPool, type SessionTarget } from "./session-pool.ts";
-import type { MailTransport, OutboundMessage } from "./types.ts";
+import { envelopesOf, type MailTransport, type OutboundMessage, type RecipientResult } from "./types.ts";
 
 /** Options for handing every message to one smarthost. */
 export interface RelayTransportOptions {
@@ -74,7 +74,10 @@ export function createRelayTransport(options: RelayTransportOptions): MailTransp
   type Outcome = { info: SmtpSendInfo } | { error: SmtpError };
 
   /** One transaction on a pooled session; `lost` when the session ended without an SMTP reply. */
-  async function attempt(message: OutboundMessage): Promise<{ outcome: Outcome; lost: boolean }> {
+  async function attempt(
+    envelope: { from: string; to: string[] },
+    message: OutboundMessage,
+  ): Promise<{ outcome: Outcome; lost: boolean }> {
     let lease: Awaited<ReturnType<typeof pool.acquire>>;
     try {
       lease = await pool.acquire(RELAY, target);
@@ -82,7 +85,7 @@ export function createRelayTransport(options: RelayTransportOptions): MailTransp
       return { outcome: { error: error as SmtpError }, lost: false };
     }
     try {
-      const info = await lease.send(message.envelope, message);
+      const info = await lease.send(envelope, message);
       lease.release(true);
       return { outcome: { info: info as unknown as SmtpSendInfo }, lost: false };
     } catch (caught) {
@@ -95,12 +98,18 @@ export function createRelayTransport(options: RelayTransportOptions): MailTransp
 
   return {
     async send(message) {
-      let tried = await attempt(message);
-      // A session lost mid-send (e.g. an idle one the relay had just closed) is tried once more on a new
-      // one, as nodemailer's pool did (maxRequeues 1); a second loss is reported and the delivery's own
-      // retry takes over rather than hammering a failing relay.
-      if (tried.lost) tried = await attempt(message);
-      return toRecipientResults(message.envelope.to, tried.outcome);
+      const results: RecipientResult[] = [];
+      // One transaction per envelope sender (per recipient under VERP), one after another on pooled sessions.
+      for (const envelope of envelopesOf(message)) {
+        let tried = await attempt(envelope, message);
+        // A session lost mid-send (e.g. an idle one the relay had just closed) is tried once more on a new
+        // one, as nodemailer's pool did (maxRequeues 1); a second loss is reported and the delivery's own
+        // retry takes over rather than hammering a failing relay.
+        if (tried.lost) tried = await attempt(envelope, message);
+        results.push(...toRecipientResults(envelope.to, tried.outcome));
+      }
+      const byRecipient = new Map(results.map((r) => [r.recipient, r]));
+      return message.envelope.to.flatMap((recipient) => byRecipient.get(recipient) ?? []);
     },
     close: () => pool.close(),
   };

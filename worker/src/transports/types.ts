@@ -1,6 +1,10 @@
-/** A message ready for the wire: the envelope and the exact (already DKIM-signed) bytes to hand over. */
+/**
+ * A message ready for the wire: the envelope and the exact (already DKIM-signed) bytes to hand over. The
+ * envelope sender may differ per recipient (a VERP address naming the recipient): recipients sharing one
+ * share an SMTP transaction, the others each get their own (`envelopesOf`).
+ */
 export interface OutboundMessage {
-  envelope: { from: string; to: string[] };
+  envelope: { from: (recipient: string) => string; to: string[] };
   raw: Buffer;
   /** The `Message-ID` header value, carried for logs and for recognising a repeated handover. */
   messageId: string;
@@ -30,4 +34,19 @@ export interface MailTransport {
   send(message: OutboundMessage): Promise<RecipientResult[]>;
   /** Closes idle pooled connections at once and busy ones when their transaction ends; later sends fail. */
   close(): Promise<void>;
+}
+
+/** The message's SMTP transactions: its recipients grouped by envelope sender, in the order given. */
+export function envelopesOf(
+  message: OutboundMessage,
+  recipients: readonly string[] = message.envelope.to,
+): { from: string; to: string[] }[] {
+  const groups = new Map<string, string[]>();
+  for (const recipient of recipients) {
+    const from = message.envelope.from(recipient);
+    const group = groups.get(from);
+    if (group) group.push(recipient);
+    else groups.set(from, [recipient]);
+  }
+  return [...groups].map(([from, to]) => ({ from, to }));
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { injectAs, keyFor, startTestApp } from "../../../../test/support/app.ts";
 import { createTestDatabase, type TestDatabase } from "../../../../test/support/db.ts";
+import { fuzz } from "../../../../test/support/fuzz.ts";
 import {
   deeplyNested,
   hostileNumber,
@@ -116,7 +117,24 @@ const pathValue = (): fc.Arbitrary<string> =>
     fc.constantFrom("%", "%zz", "%00", "%2e%2e", "%c0%af", "%ed%a0%80"),
   );
 
-function requestOf(operation: Operation): fc.Arbitrary<{ url: string; payload: string | undefined }> {
+interface FuzzRequest {
+  url: string;
+  payload: string | undefined;
+}
+
+/**
+ * Inputs this suite once found answering 500, by operation, kept as fixed cases (run first on every seed).
+ * Each was a NUL that reached Postgres (issue 26): in a description, a URL's path, a query value.
+ */
+const COUNTEREXAMPLES: Record<string, FuzzRequest[]> = {
+  "POST /v1/webhooks": [
+    { url: "/v1/webhooks", payload: '{"url":"http://127.0.0.1:9/h","description":"\\u0000"}' },
+  ],
+  "GET /v1/emails": [{ url: "/v1/emails?category=%00", payload: undefined }],
+  "GET /v1/suppressions": [{ url: "/v1/suppressions?after=%00", payload: undefined }],
+};
+
+function requestOf(operation: Operation): fc.Arbitrary<FuzzRequest> {
   const inPath = operation.parameters.filter((p) => p.in === "path");
   const inQuery = operation.parameters.filter((p) => p.in === "query");
   return fc
@@ -191,15 +209,21 @@ describe("every route (property test)", () => {
   });
 
   it("never answers 5xx, and always the error shape on 4xx, whatever the path, query or body", async () => {
+    let runs = 0;
     for (const operation of operations) {
-      await fc.assert(
-        fc.asyncProperty(requestOf(operation), async ({ url, payload }) => {
+      const name = `${operation.method} ${operation.path}`;
+      const done = await fuzz(
+        name,
+        async ({ url, payload }: FuzzRequest) => {
           const res = await call(operation.method, url, payload);
           checkAnswer(res, `${operation.method} ${url} ${payload?.slice(0, 300) ?? ""}`);
-        }),
-        { numRuns: 40 },
+        },
+        requestOf(operation),
+        { numRuns: 20, corpus: [42], examples: COUNTEREXAMPLES[name] ?? [] },
       );
+      runs += done.runs;
     }
+    process.stdout.write(`route fuzz: ${runs} requests over ${operations.length} operations\n`);
   }, 300_000);
 
   it("answers 400 validation_error to a body nested 10,000 deep, on every route that takes one", async () => {

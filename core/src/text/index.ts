@@ -1,0 +1,1 @@
+export { findUnstorableString, type UnstorableString } from "./storable.ts";
