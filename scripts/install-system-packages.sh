@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the test suite, the image build and the benchmarks drive as real peers
-# (swaks, Python's smtplib + dkimpy, Postfix + OpenDKIM, Chromium, promtool, buildah + debootstrap).
+# (swaks, Python's smtplib + dkimpy, Postfix + OpenDKIM, Chromium, promtool, buildah + debootstrap, Patroni +
+# etcd + HAProxy).
 # Installs only what is missing, only as root on a Debian-like system; otherwise prints what is missing
 # and exits 0, so the tests that need a package say they skipped and why.
 set -euo pipefail
@@ -20,6 +21,11 @@ PACKAGES=(
   "prometheus promtool"
   "buildah buildah"
   "debootstrap debootstrap"
+  # The fault suite's replicated Postgres (issue 28): Patroni (pulls python3-etcd and python3-psycopg2) over
+  # etcd 3.4, HAProxy as the read-write and read-only endpoints; PostgreSQL 15 comes with `postgresql` above.
+  "patroni patroni"
+  "etcd-server etcd"
+  "haproxy haproxy"
 )
 
 missing=()

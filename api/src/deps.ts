@@ -1,5 +1,5 @@
 import type { Config } from "@mailroom/core/config";
-import type { Pool } from "@mailroom/core/db";
+import { createReadRouter, type Pool, type ReadRouter } from "@mailroom/core/db";
 import type { ApiMetrics, Logger } from "@mailroom/core/telemetry";
 
 /** What the API needs from its program: passed in, never reached through module singletons. */
@@ -10,8 +10,15 @@ export interface ApiDeps {
   metrics: ApiMetrics;
   /** Key-encryption key for DKIM private keys at rest. */
   kek: Buffer;
+  /** Where the email log and the console's reads run (ADR 0032); unset: on `pool`, the primary. */
+  reads?: ReadRouter;
   /** The local run's capture directory: set only by `mailroom run`, it turns on the /v1/dev-inbox routes. */
   devInboxDir?: string;
   /** The clock, injectable so key expiry can be tested without waiting 30 days. */
   now?: () => Date;
+}
+
+/** The routes' read path: the program's router (a replica when fresh enough), else the primary. */
+export function readsOf(deps: ApiDeps): ReadRouter {
+  return deps.reads ?? createReadRouter({ primary: deps.pool });
 }

@@ -1,6 +1,6 @@
 import { deriveVerpKey } from "@mailroom/core/bounces";
 import type { Config } from "@mailroom/core/config";
-import { endPool } from "@mailroom/core/db";
+import { createReadRouter, endPool } from "@mailroom/core/db";
 import { loadKek } from "@mailroom/core/domains";
 import {
   createApiMetrics,
@@ -59,6 +59,17 @@ export async function startApiProgram(
   );
   const metrics = createApiMetrics();
   observePool(metrics.registry, pool, config.database.poolSize);
+  // Log and console reads go to the replica when it is fresh enough (ADR 0032); its pool only reads.
+  const replica = config.database.readUrl
+    ? openPool(config, config.database.readUrl, "mailroom-api-reads", (e) =>
+        logger.warn({ err: e }, "idle replica client error"),
+      )
+    : undefined;
+  const reads = createReadRouter({
+    primary: pool,
+    replica,
+    onRead: (target) => metrics.dbReads.inc({ served_by: target }),
+  });
   const material = tls ?? (config.api.tls ? await readTlsFiles(config.api.tls) : undefined);
   if (!material) {
     throw new Error(
@@ -72,6 +83,7 @@ export async function startApiProgram(
       logger: logger.child({ program: "api" }),
       metrics,
       kek,
+      reads,
       ...(devInboxDir ? { devInboxDir } : {}),
     },
     material,
@@ -93,7 +105,7 @@ export async function startApiProgram(
         await server.close();
         await internal.close();
       } finally {
-        await endPool(pool);
+        await Promise.all([endPool(pool), replica ? endPool(replica) : undefined]);
       }
     },
   };

@@ -1,11 +1,13 @@
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { connect, createServer, type Socket } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { authenticateKey } from "@mailroom/core/keys";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/db.ts";
+import { freePort } from "../support/ports.ts";
 
 const run = promisify(execFile);
 const BIN = path.resolve(import.meta.dirname, "../../cli/bin/mailroom.js");
@@ -101,6 +103,37 @@ describe("mailroom CLI", { timeout: 120_000 }, () => {
       expect(rows[0]?.n).toBe(1);
     } finally {
       await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("migrate --wait waits for a database that is not up yet (a Cluster installed with the chart)", async () => {
+    // A forwarder to the test database on a port where nothing listens yet: the database "comes up" once
+    // the migration has been refused at least once.
+    const port = await freePort();
+    const url = new URL(db.url);
+    const target = Number(url.port);
+    url.port = String(port);
+    const sockets = new Set<Socket>();
+    const forwarder = createServer((client) => {
+      const upstream = connect(target, "127.0.0.1");
+      for (const s of [client, upstream]) {
+        sockets.add(s);
+        s.on("error", () => {});
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    const refusedFast = await mailroom(["migrate"], { DATABASE_URL: url.toString() });
+    expect(refusedFast.code).not.toBe(0);
+    const waiting = mailroom(["migrate", "--wait", "60"], { DATABASE_URL: url.toString() });
+    setTimeout(() => forwarder.listen(port, "127.0.0.1"), 3_000);
+    try {
+      const migrated = await waiting;
+      expect(migrated.stderr).toContain("the database is not up yet");
+      expect(migrated.stderr).toContain("schema already up to date");
+      expect(migrated.code).toBe(0);
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise((resolve) => forwarder.close(resolve));
     }
   });
 

@@ -10,7 +10,14 @@ export interface HttpsResponse {
 /** A small HTTPS client that trusts the given CA, for tests against the real TLS listener. */
 export function httpsRequest(
   url: string,
-  options: { ca: string | Buffer; method?: string; headers?: Record<string, string>; body?: unknown },
+  options: {
+    ca: string | Buffer;
+    method?: string;
+    headers?: Record<string, string>;
+    body?: unknown;
+    /** Gives up (rejects) when no answer came within this long. */
+    timeoutMs?: number;
+  },
 ): Promise<HttpsResponse> {
   const body =
     options.body === undefined
@@ -45,6 +52,7 @@ export function httpsRequest(
       },
     );
     req.on("error", reject);
+    if (options.timeoutMs) req.setTimeout(options.timeoutMs, () => req.destroy(new Error("timeout")));
     req.end(body);
   });
 }

@@ -108,11 +108,22 @@ Environment of every Mailroom container: non-secret settings from the ConfigMap,
 Secret, the key-encryption key as a mounted file. Call with (dict "root" $ "component" "api").
 */}}
 {{- define "mailroom.env" -}}
-- name: DATABASE_URL
+{{ include "mailroom.databaseEnv" .root }}
+{{- if and (eq .component "api") .root.Values.postgresql.cloudnative.enabled .root.Values.postgresql.cloudnative.readReplicas }}
+{{- $cnpg := include "mailroom.cnpgName" .root }}
+- name: MAILROOM_DATABASE_READ_USER
   valueFrom:
     secretKeyRef:
-      name: {{ required "database.existingSecret is required" .root.Values.database.existingSecret }}
-      key: {{ .root.Values.database.secretKey }}
+      name: {{ $cnpg }}-app
+      key: username
+- name: MAILROOM_DATABASE_READ_PASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ $cnpg }}-app
+      key: password
+- name: DATABASE_READ_URL
+  value: "postgresql://$(MAILROOM_DATABASE_READ_USER):$(MAILROOM_DATABASE_READ_PASSWORD)@{{ $cnpg }}-ro:5432/mailroom"
+{{- end }}
 - name: MAILROOM_KEY_ENCRYPTION_KEY_FILE
   value: /etc/mailroom/kek/key
 {{- if eq .component "worker" }}
@@ -129,6 +140,28 @@ Secret, the key-encryption key as a mounted file. Call with (dict "root" $ "comp
 {{- end }}
 {{- with .root.Values.extraEnv }}
 {{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/* The CloudNativePG Cluster's name: its Services are <name>-rw and <name>-ro, its app Secret <name>-app. */}}
+{{- define "mailroom.cnpgName" -}}
+{{ include "mailroom.fullname" . | trunc 60 | trimSuffix "-" }}-db
+{{- end }}
+
+{{/*
+DATABASE_URL of every program and of the migrations Job: the CloudNativePG Cluster's generated credentials
+(key uri, a URL to the -rw Service) when the chart declares one, else the Secret named in database.
+*/}}
+{{- define "mailroom.databaseEnv" -}}
+- name: DATABASE_URL
+  valueFrom:
+    secretKeyRef:
+{{- if .Values.postgresql.cloudnative.enabled }}
+      name: {{ include "mailroom.cnpgName" . }}-app
+      key: uri
+{{- else }}
+      name: {{ required "database.existingSecret is required" .Values.database.existingSecret }}
+      key: {{ .Values.database.secretKey }}
 {{- end }}
 {{- end }}
 

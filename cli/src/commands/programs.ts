@@ -40,6 +40,11 @@ export function registerProgramCommands(program: Command): void {
   program
     .command("migrate")
     .description("bring the database schema up to date (Mailroom's and graphile-worker's), then exit")
+    .option(
+      "--wait <seconds>",
+      "wait this long for the database to accept connections (one being created with the chart)",
+      "0",
+    )
     .addHelpText("after", environmentHelp("migrate"))
-    .action(async () => (await actions()).runMigrate());
+    .action(async (options: { wait: string }) => (await actions()).runMigrate(Number(options.wait)));
 }

@@ -21,6 +21,7 @@ const TRACED: ProgramName[] = [...BOTH, "smtp"];
 export const VARIABLES: Readonly<Record<string, { programs: ProgramName[]; help: string }>> = {
   MAILROOM_DATA_DIR: { programs: DB, help: "local state: embedded Postgres, TLS, inbox" },
   DATABASE_URL: { programs: DB, help: "Postgres URL; unset: the embedded Postgres" },
+  DATABASE_READ_URL: { programs: ["api"], help: "replica for log reads when fresh; unset: DATABASE_URL" },
   MAILROOM_DATABASE_POOL_SIZE: { programs: DB, help: "connections per program" },
   MAILROOM_EMBEDDED_PG_PORT: { programs: DB, help: "port of the embedded Postgres" },
   MAILROOM_API_HOST: { programs: API, help: "address of the HTTPS API" },

@@ -5,13 +5,18 @@ const UNAVAILABLE_CODES = new Set([
   "ETIMEDOUT",
   "EPIPE",
   "57P01",
+  "57P02",
   "57P03",
   "53300",
+  // read_only_sql_transaction: the read-write address led to a standby. During a failover a `-rw` Service
+  // (HAProxy in the fault suite) can route to a node an instant before its promotion, or to a primary being
+  // demoted by a switchover; the write must be retried on the new primary, not reported as a failure.
+  "25006",
 ]);
 
 /**
  * True when `error` says the database is away (refused, reset, shutting down, starting up, out of connections,
- * not answering) rather than that the statement is wrong: the API answers 503 and the worker waits and retries.
+ * not answering, a standby behind the read-write address) rather than that the statement is wrong: the API answers 503 and the worker waits and retries.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   const e = error as { code?: string; message?: string } | undefined;

@@ -84,6 +84,12 @@ export function createApiMetrics(registry: Registry = createProgramRegistry("api
       labelNames: ["result"] as const,
       registers: [registry],
     }),
+    dbReads: new Counter({
+      name: "mailroom_db_reads_total",
+      help: "Email log and console reads, by where they ran: a replica fresh enough, or the primary (ADR 0032).",
+      labelNames: ["served_by"] as const,
+      registers: [registry],
+    }),
     batchRequests: new Gauge({
       name: "mailroom_batch_requests",
       help: "Batch requests admitted (body read, parsed, committing) or waiting for a slot, with body unread.",

@@ -5,7 +5,7 @@ import path from "node:path";
 const MAILROOM = path.resolve(import.meta.dirname, "../../../cli/bin/mailroom.js");
 
 /**
- * One Mailroom program (`mailroom worker` or `mailroom api`) in a process of its own, as a pod runs it, with a
+ * One Mailroom program (`mailroom worker`, `mailroom api` or `mailroom smtp`) in a process of its own, as a pod runs it, with a
  * supervisor's habit: a program that exits on its own is started again (Kubernetes restarts the container).
  * Its log goes to a file under the run's directory, for the post-mortem of a failed fault.
  */
@@ -15,6 +15,8 @@ export interface Program {
   internalUrl(): string;
   /** The API's base URL (api programs). */
   apiUrl(): string;
+  /** The submission door's STARTTLS port (smtp programs). */
+  submissionPort(): number;
   /** How many times it exited on its own and was started again. */
   restarts: number;
   pid(): number | undefined;
@@ -33,13 +35,14 @@ export interface Program {
 
 export function startProgram(options: {
   name: string;
-  command: "worker" | "api";
+  command: "worker" | "api" | "smtp";
   env: Record<string, string>;
   logFile: string;
 }): Program {
   let child: ChildProcess | undefined;
   let internal = "";
   let api = "";
+  let submission = 0;
   let stopping = false;
   let log: WriteStream | undefined;
   const program: Program = {
@@ -47,6 +50,7 @@ export function startProgram(options: {
     restarts: 0,
     internalUrl: () => internal,
     apiUrl: () => api,
+    submissionPort: () => submission,
     pid: () => child?.pid,
     kill9() {
       const killed = child;
@@ -69,9 +73,11 @@ export function startProgram(options: {
           out += chunk.toString();
           const metrics = /metrics (http:\/\/[^/\s]+)\/metrics/.exec(out);
           const apiLine = /^API\s+(https:\/\/\S+)/m.exec(out);
+          const submissionLine = /^Submission\s+smtp:\/\/[^\s:]+:(\d+)/m.exec(out);
           if (metrics?.[1] && (options.command !== "api" || apiLine?.[1])) {
             internal = metrics[1];
             api = apiLine?.[1] ?? "";
+            submission = Number(submissionLine?.[1] ?? 0);
             resolve();
           }
         });

@@ -5,6 +5,7 @@ import { createKey } from "@mailroom/core/keys";
 import { ensureLocalCertificates } from "@mailroom/core/tls";
 import type pg from "pg";
 import { httpsRequest } from "../../support/https.ts";
+import { freePort } from "../../support/ports.ts";
 import { type SmtpSink, startSmtpSink } from "../../support/smtp-sink.ts";
 import { TEST_KEK } from "../../support/stack.ts";
 import { type FaultCluster, openProbe, startFaultCluster } from "./cluster.ts";
@@ -13,9 +14,15 @@ import { type Program, startProgram } from "./programs.ts";
 /** Fast crash detection, as the fault runs need it (production: 5 s beats, dead after 30 s). */
 const FAST_RECOVERY = { MAILROOM_WORKER_HEARTBEAT_SECONDS: "0.5", MAILROOM_WORKER_DEAD_AFTER_SECONDS: "3" };
 
-export interface Scenario {
+/** What a scenario needs of its database: where it is, and how to stop it. */
+interface ScenarioDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export interface Scenario<C extends ScenarioDatabase = FaultCluster> {
   dir: string;
-  cluster: FaultCluster;
+  cluster: C;
   probe: pg.Pool;
   sink: SmtpSink;
   key: string;
@@ -24,14 +31,27 @@ export interface Scenario {
   env: Record<string, string>;
   programs: Program[];
   worker(name: string, env?: Record<string, string>): Promise<Program>;
-  api(name?: string): Promise<Program>;
+  api(name?: string, env?: Record<string, string>): Promise<Program>;
+  /** `mailroom smtp` with its submission door on free loopback ports (the bounce receiver off). */
+  smtp(name?: string): Promise<Program>;
   close(): Promise<void>;
 }
 
-/** A fault run's world: its own Postgres, an SMTP sink, TLS material and a send key; programs on demand. */
-export async function startScenario(name: string): Promise<Scenario> {
+/**
+ * A fault run's world: its own Postgres (one embedded server unless `startDatabase` brings another, e.g. a
+ * Patroni cluster), an SMTP sink, TLS material and a send key; programs on demand.
+ */
+export async function startScenario(name: string): Promise<Scenario>;
+export async function startScenario<C extends ScenarioDatabase>(
+  name: string,
+  startDatabase: () => Promise<C>,
+): Promise<Scenario<C>>;
+export async function startScenario(
+  name: string,
+  startDatabase: () => Promise<ScenarioDatabase> = startFaultCluster,
+): Promise<Scenario<ScenarioDatabase>> {
   const dir = await mkdtemp(path.join(os.tmpdir(), `mailroom-fault-${name}-`));
-  const cluster = await startFaultCluster();
+  const cluster = await startDatabase();
   const probe = openProbe(cluster.url);
   const sink = await startSmtpSink();
   const tls = await ensureLocalCertificates(path.join(dir, "tls"), ["localhost", "127.0.0.1"]);
@@ -80,8 +100,31 @@ export async function startScenario(name: string): Promise<Scenario> {
           logFile: path.join(dir, `${workerName}.log`),
         }),
       ),
-    api: (apiName = "api") =>
-      launch(startProgram({ name: apiName, command: "api", env, logFile: path.join(dir, `${apiName}.log`) })),
+    api: (apiName = "api", extra = {}) =>
+      launch(
+        startProgram({
+          name: apiName,
+          command: "api",
+          env: { ...env, ...extra },
+          logFile: path.join(dir, `${apiName}.log`),
+        }),
+      ),
+    smtp: async (smtpName = "smtp") =>
+      launch(
+        startProgram({
+          name: smtpName,
+          command: "smtp",
+          env: {
+            ...env,
+            MAILROOM_SMTP_INTERNAL_PORT: "0",
+            MAILROOM_SUBMISSION_HOST: "127.0.0.1",
+            MAILROOM_SUBMISSION_PORT: String(await freePort()),
+            MAILROOM_SUBMISSION_TLS_PORT: String(await freePort()),
+            MAILROOM_INBOUND_ENABLED: "false",
+          },
+          logFile: path.join(dir, `${smtpName}.log`),
+        }),
+      ),
     async close() {
       await Promise.all(programs.map((p) => p.stop()));
       await probe.end();

@@ -102,41 +102,85 @@ function strictFieldProblems(manifest: Manifest): SchemaProblem[] {
   return out;
 }
 
-/** A validator per Mailroom kind, from the openAPIV3Schema of our generated CRDs in crds/. */
-export async function loadMailroomCrdValidators(): Promise<Map<string, ValidateFunction>> {
+/** A CRD version's schema, compiled, and as written (for the unknown-field walk). */
+export interface CrdValidator {
+  validate: ValidateFunction;
+  schema: CrdSchema;
+}
+
+interface CrdSchema {
+  properties?: Record<string, CrdSchema>;
+  items?: CrdSchema;
+  additionalProperties?: CrdSchema | boolean;
+  "x-kubernetes-preserve-unknown-fields"?: boolean;
+}
+
+// CRDs of other projects whose objects the chart renders (CloudNativePG's Cluster), committed as fixtures;
+// each file names its source.
+const FIXTURE_CRDS = path.join(REPO_ROOT, "test/helm/fixtures");
+
+/**
+ * A validator per custom kind the chart may render, from the openAPIV3Schema of each CRD: ours, generated in
+ * crds/, and those of other projects in test/helm/fixtures/.
+ */
+export async function loadMailroomCrdValidators(): Promise<Map<string, CrdValidator>> {
   const ajv = new Ajv({ allErrors: true, strict: false });
   addFormats(ajv);
-  const validators = new Map<string, ValidateFunction>();
-  const dir = path.join(REPO_ROOT, "crds");
-  for (const file of await readdir(dir)) {
-    const crd = parse(await readFile(path.join(dir, file), "utf8"));
+  const validators = new Map<string, CrdValidator>();
+  const files = (await readdir(path.join(REPO_ROOT, "crds"))).map((f) => path.join(REPO_ROOT, "crds", f));
+  for (const dir of await readdir(FIXTURE_CRDS)) {
+    for (const f of await readdir(path.join(FIXTURE_CRDS, dir))) files.push(path.join(FIXTURE_CRDS, dir, f));
+  }
+  for (const file of files) {
+    const crd = parse(await readFile(file, "utf8"));
     for (const version of crd.spec.versions) {
-      validators.set(
-        `${crd.spec.group}/${version.name}/${crd.spec.names.kind}`,
-        ajv.compile(version.schema.openAPIV3Schema),
-      );
+      const schema = version.schema.openAPIV3Schema as CrdSchema;
+      validators.set(`${crd.spec.group}/${version.name}/${crd.spec.names.kind}`, {
+        validate: ajv.compile(schema),
+        schema,
+      });
     }
   }
   return validators;
 }
 
+/** Fields a structural schema does not declare: the API server would drop them without a word (pruning). */
+function prunedFields(value: unknown, schema: CrdSchema | undefined, at: string, out: SchemaProblem[]): void {
+  if (!schema || value === null || typeof value !== "object") return;
+  if (schema["x-kubernetes-preserve-unknown-fields"]) return;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) prunedFields(item, schema.items, `${at}/${i}`, out);
+    return;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    const declared = schema.properties?.[key];
+    const extra = typeof schema.additionalProperties === "object" ? schema.additionalProperties : undefined;
+    if (declared || extra) prunedFields(item, declared ?? extra, `${at}/${key}`, out);
+    else if (schema.properties && at !== "/metadata")
+      out.push({ path: `${at}/${key}`, message: `unknown field "${key}"` });
+  }
+}
+
 /**
  * Every problem with one rendered manifest: Kubernetes' OpenAPI schema and unknown fields for built-in and
- * well-known kinds; our own CRD schemas for mailroom.dev kinds.
+ * well-known kinds; the CRD's schema and undeclared fields for custom kinds (ours, CloudNativePG's).
  */
 export async function manifestProblems(
   manifest: Manifest,
-  crdValidators: Map<string, ValidateFunction>,
+  crdValidators: Map<string, CrdValidator>,
 ): Promise<SchemaProblem[]> {
+  const crd = crdValidators.get(`${manifest.apiVersion}/${manifest.kind}`);
+  if (crd) {
+    const problems: SchemaProblem[] = [];
+    if (!crd.validate(manifest)) {
+      for (const e of crd.validate.errors ?? [])
+        problems.push({ path: e.instancePath || "/", message: e.message ?? "invalid" });
+    }
+    prunedFields(manifest, crd.schema, "", problems);
+    return problems;
+  }
   if (manifest.apiVersion.startsWith("mailroom.dev/")) {
-    const validate = crdValidators.get(`${manifest.apiVersion}/${manifest.kind}`);
-    if (!validate)
-      return [{ path: "/kind", message: `no CRD in crds/ for ${manifest.apiVersion} ${manifest.kind}` }];
-    if (validate(manifest)) return [];
-    return (validate.errors ?? []).map((e) => ({
-      path: e.instancePath || "/",
-      message: e.message ?? "invalid",
-    }));
+    return [{ path: "/kind", message: `no CRD in crds/ for ${manifest.apiVersion} ${manifest.kind}` }];
   }
   return [...(await openApiProblems(manifest)), ...strictFieldProblems(manifest)];
 }

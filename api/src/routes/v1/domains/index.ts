@@ -1,3 +1,4 @@
+import type { Queryable } from "@mailroom/core/db";
 import {
   createDomain,
   type DomainRecord,
@@ -11,7 +12,7 @@ import {
 } from "@mailroom/core/domains";
 import { MailroomError } from "@mailroom/core/errors";
 import type { FastifyInstance } from "fastify";
-import type { ApiDeps } from "../../../deps.ts";
+import { type ApiDeps, readsOf } from "../../../deps.ts";
 import { type ApiTypeProvider, errorResponses as errors, noContentResponses } from "../../../schemas.ts";
 import { createDomainBodySchema, domainListSchema, domainParamsSchema, domainSchema } from "./schema.ts";
 
@@ -43,9 +44,12 @@ export function domainRoutes(parent: FastifyInstance, deps: ApiDeps): void {
   const lookup = makeTxtLookup({ servers: deps.config.dns.servers, timeoutMs: DNS_TIMEOUT_MS });
 
   /** The account's domain named in the path, or 404 (another account's domain is indistinguishable). */
-  const domainOf = async (account: string, param: string) => {
+  const reads = readsOf(deps);
+
+  /** The account's domain named in the path (read through `db`), or 404 (another account's looks the same). */
+  const domainOf = async (db: Queryable, account: string, param: string) => {
     const name = normalizeDomainName(param);
-    const domain = await getDomain(deps.pool, account, name);
+    const domain = await getDomain(db, account, name);
     if (!domain) throw notFound(name);
     return domain;
   };
@@ -79,7 +83,9 @@ export function domainRoutes(parent: FastifyInstance, deps: ApiDeps): void {
       config,
       schema: { summary: "List the account's domains", response: { 200: domainListSchema, ...errors } },
     },
-    async (request) => ({ data: (await listDomains(deps.pool, request.apiKey.account)).map(presentDomain) }),
+    async (request) => ({
+      data: (await reads.read((db) => listDomains(db, request.apiKey.account))).map(presentDomain),
+    }),
   );
 
   app.get(
@@ -92,7 +98,8 @@ export function domainRoutes(parent: FastifyInstance, deps: ApiDeps): void {
         response: { 200: domainSchema, ...errors },
       },
     },
-    async (request) => presentDomain(await domainOf(request.apiKey.account, request.params.domain)),
+    async (request) =>
+      presentDomain(await reads.read((db) => domainOf(db, request.apiKey.account, request.params.domain))),
   );
 
   app.post(
@@ -106,7 +113,7 @@ export function domainRoutes(parent: FastifyInstance, deps: ApiDeps): void {
       },
     },
     async (request) => {
-      const domain = await domainOf(request.apiKey.account, request.params.domain);
+      const domain = await domainOf(deps.pool, request.apiKey.account, request.params.domain);
       // The outcome (and any domain.verified/failed event) is stored by verifyDomain in one transaction.
       const outcome = await verifyDomain({ db: deps.pool, lookup, records: deps.config.dnsRecords }, domain);
       if (!outcome) throw notFound(domain.name);

@@ -9,7 +9,7 @@ import {
 } from "@mailroom/core/emails";
 import { MailroomError } from "@mailroom/core/errors";
 import type { FastifyInstance } from "fastify";
-import type { ApiDeps } from "../../../deps.ts";
+import { type ApiDeps, readsOf } from "../../../deps.ts";
 import { type ApiTypeProvider, errorResponses as errors } from "../../../schemas.ts";
 import {
   emailDetailSchema,
@@ -46,6 +46,7 @@ function emailId(id: string): string {
 export function emailRoutes(parent: FastifyInstance, deps: ApiDeps): void {
   const app = parent.withTypeProvider<ApiTypeProvider>();
   const config = { scope: "send" as const };
+  const reads = readsOf(deps);
 
   app.get(
     "/v1/emails",
@@ -63,7 +64,7 @@ export function emailRoutes(parent: FastifyInstance, deps: ApiDeps): void {
         throw new MailroomError("validation_error", "after: the id of an email from the previous page");
       }
       const [tagName, tagValue] = q.tag?.split(":") ?? [];
-      return listEmails(deps.pool, request.apiKey.account, {
+      const filters = {
         limit: q.limit ? Number(q.limit) : 20,
         after: q.after,
         status: q.status,
@@ -73,7 +74,8 @@ export function emailRoutes(parent: FastifyInstance, deps: ApiDeps): void {
         tag: tagName && tagValue ? { name: tagName, value: tagValue } : undefined,
         since: time("since", q.since),
         until: time("until", q.until),
-      });
+      };
+      return reads.read((db) => listEmails(db, request.apiKey.account, filters));
     },
   );
 
@@ -88,7 +90,7 @@ export function emailRoutes(parent: FastifyInstance, deps: ApiDeps): void {
       },
     },
     async (request) => {
-      const email = await getEmailDetail(deps.pool, request.apiKey.account, request.params.id);
+      const email = await reads.read((db) => getEmailDetail(db, request.apiKey.account, request.params.id));
       if (!email) throw notFound(request.params.id);
       return email;
     },

@@ -7,7 +7,7 @@ import {
   suppressManually,
 } from "@mailroom/core/suppressions";
 import type { FastifyInstance } from "fastify";
-import type { ApiDeps } from "../../../deps.ts";
+import { type ApiDeps, readsOf } from "../../../deps.ts";
 import { type ApiTypeProvider, errorResponses as errors, noContentResponses } from "../../../schemas.ts";
 import {
   addressParamsSchema,
@@ -33,6 +33,7 @@ const notFound = (a: string) =>
  */
 export function suppressionRoutes(parent: FastifyInstance, deps: ApiDeps): void {
   const app = parent.withTypeProvider<ApiTypeProvider>();
+  const reads = readsOf(deps);
   const config = { scope: "send" as const };
 
   app.post(
@@ -65,10 +66,12 @@ export function suppressionRoutes(parent: FastifyInstance, deps: ApiDeps): void 
     },
     async (request) => {
       const { limit, after } = request.query;
-      return listSuppressions(deps.pool, request.apiKey.account, {
-        after: after?.toLowerCase(),
-        limit: limit ? Number(limit) : 20,
-      });
+      return reads.read((db) =>
+        listSuppressions(db, request.apiKey.account, {
+          after: after?.toLowerCase(),
+          limit: limit ? Number(limit) : 20,
+        }),
+      );
     },
   );
 
@@ -84,7 +87,7 @@ export function suppressionRoutes(parent: FastifyInstance, deps: ApiDeps): void 
     },
     async (request) => {
       const wanted = address(request.params.address);
-      const found = await getSuppression(deps.pool, request.apiKey.account, wanted);
+      const found = await reads.read((db) => getSuppression(db, request.apiKey.account, wanted));
       if (!found) throw notFound(wanted);
       return found;
     },

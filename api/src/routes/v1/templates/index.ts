@@ -9,7 +9,7 @@ import {
   updateTemplate,
 } from "@mailroom/core/templates";
 import type { FastifyInstance } from "fastify";
-import type { ApiDeps } from "../../../deps.ts";
+import { type ApiDeps, readsOf } from "../../../deps.ts";
 import { type ApiTypeProvider, errorResponses as errors, noContentResponses } from "../../../schemas.ts";
 import {
   createTemplateBodySchema,
@@ -29,6 +29,7 @@ const notFound = () => new MailroomError("not_found", "No template with this id.
 /** /v1/templates: saved Handlebars templates, versioned on every content change. Scope `templates`. */
 export function templateRoutes(parent: FastifyInstance, deps: ApiDeps): void {
   const app = parent.withTypeProvider<ApiTypeProvider>();
+  const reads = readsOf(deps);
   const config = { scope: "templates" as const };
 
   app.post(
@@ -50,10 +51,12 @@ export function templateRoutes(parent: FastifyInstance, deps: ApiDeps): void {
     { config, schema: { querystring: listQuerySchema, response: { 200: templateListSchema, ...errors } } },
     async (request) => {
       const { limit, after } = request.query;
-      return listTemplates(deps.pool, request.apiKey.account, {
-        after,
-        limit: limit === undefined ? undefined : Number(limit),
-      });
+      return reads.read((db) =>
+        listTemplates(db, request.apiKey.account, {
+          after,
+          limit: limit === undefined ? undefined : Number(limit),
+        }),
+      );
     },
   );
 
@@ -61,7 +64,7 @@ export function templateRoutes(parent: FastifyInstance, deps: ApiDeps): void {
     "/v1/templates/:id",
     { config, schema: { params: templateParamsSchema, response: { 200: templateSchema, ...errors } } },
     async (request) => {
-      const template = await getTemplate(deps.pool, request.apiKey.account, request.params.id);
+      const template = await reads.read((db) => getTemplate(db, request.apiKey.account, request.params.id));
       if (!template) throw notFound();
       return template;
     },
@@ -72,7 +75,9 @@ export function templateRoutes(parent: FastifyInstance, deps: ApiDeps): void {
     { config, schema: { params: versionParamsSchema, response: { 200: templateVersionSchema, ...errors } } },
     async (request) => {
       const { id, version } = request.params;
-      const found = await getTemplateVersion(deps.pool, request.apiKey.account, id, Number(version));
+      const found = await reads.read((db) =>
+        getTemplateVersion(db, request.apiKey.account, id, Number(version)),
+      );
       if (!found) throw new MailroomError("not_found", `No version ${version} of a template with this id.`);
       return found;
     },

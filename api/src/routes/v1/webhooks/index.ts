@@ -11,7 +11,7 @@ import {
   updateEndpoint,
 } from "@mailroom/core/webhooks";
 import type { FastifyInstance } from "fastify";
-import type { ApiDeps } from "../../../deps.ts";
+import { type ApiDeps, readsOf } from "../../../deps.ts";
 import { type ApiTypeProvider, errorResponses as errors, noContentResponses } from "../../../schemas.ts";
 import {
   createBodySchema,
@@ -46,6 +46,7 @@ export function webhookRoutes(
   options: WebhookRouteOptions = {},
 ): void {
   const app = parent.withTypeProvider<ApiTypeProvider>();
+  const reads = readsOf(deps);
   const ssrf = createSsrfGuard({ allowedCidrs: options.allowedCidrs ?? [] });
 
   app.post(
@@ -70,13 +71,13 @@ export function webhookRoutes(
         response: { 200: endpointListSchema, ...errors },
       },
     },
-    async (request) => ({ data: await listEndpoints(deps.pool, request.apiKey.account) }),
+    async (request) => ({ data: await reads.read((db) => listEndpoints(db, request.apiKey.account)) }),
   );
 
   app.get(
     "/v1/webhooks/:id",
     { config, schema: { params: idParamsSchema, response: { 200: endpointSchema, ...errors } } },
-    async (request) => getEndpoint(deps.pool, request.apiKey.account, request.params.id),
+    async (request) => reads.read((db) => getEndpoint(db, request.apiKey.account, request.params.id)),
   );
 
   app.patch(
@@ -127,11 +128,13 @@ export function webhookRoutes(
     },
     async (request) => {
       const { limit, after, state } = request.query;
-      return listDeliveries(deps.pool, request.apiKey.account, request.params.id, {
-        ...(limit ? { limit: Number(limit) } : {}),
-        ...(after ? { after } : {}),
-        ...(state ? { state } : {}),
-      });
+      return reads.read((db) =>
+        listDeliveries(db, request.apiKey.account, request.params.id, {
+          ...(limit ? { limit: Number(limit) } : {}),
+          ...(after ? { after } : {}),
+          ...(state ? { state } : {}),
+        }),
+      );
     },
   );
 
@@ -140,7 +143,7 @@ export function webhookRoutes(
     { config, schema: { params: deliveryParamsSchema, response: { 200: deliveryDetailSchema, ...errors } } },
     async (request) => {
       const { id, deliveryId } = request.params;
-      const found = await getDelivery(deps.pool, request.apiKey.account, id, deliveryId);
+      const found = await reads.read((db) => getDelivery(db, request.apiKey.account, id, deliveryId));
       return { ...found.delivery, attemptLog: found.attempts };
     },
   );
