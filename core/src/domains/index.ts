@@ -36,6 +36,7 @@ export {
   spfValue,
   zoneFileData,
 } from "./records.ts";
+export * from "./rotation/index.ts";
 export {
   claimDomainsDueForRecheck,
   nextCheckAt,
