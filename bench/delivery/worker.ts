@@ -54,6 +54,7 @@ async function main(job: WorkerJob): Promise<void> {
     transport: createTransport(config),
     signer: createSigner(pool, Buffer.from(job.kek, "base64")),
     verpKey: deriveVerpKey(Buffer.from(job.kek, "base64")),
+    kek: Buffer.from(job.kek, "base64"),
   });
   let cpuAtStart = process.cpuUsage();
   let mainAtStart = mainThreadCpuMs();

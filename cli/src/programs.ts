@@ -141,6 +141,7 @@ export async function startWorkerProgram(
     transport: createTransport(config),
     signer: createSigner(pool, kek),
     verpKey: deriveVerpKey(kek),
+    kek: kek,
   });
   const internal = await startInternalServer({
     host: config.internalHost,

@@ -767,8 +767,14 @@ CREATE TABLE public.dkim_keys (
     public_key text NOT NULL,
     private_key_encrypted bytea NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
+    state text DEFAULT 'active'::text NOT NULL,
+    served_at timestamp with time zone,
+    activated_at timestamp with time zone,
+    withdraw_at timestamp with time zone,
     CONSTRAINT dkim_keys_algorithm_check CHECK ((algorithm = ANY (ARRAY['rsa'::text, 'ed25519'::text]))),
-    CONSTRAINT dkim_keys_selector_check CHECK ((selector ~ '^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$'::text))
+    CONSTRAINT dkim_keys_retiring_withdraws CHECK (((state = 'retiring'::text) = (withdraw_at IS NOT NULL))),
+    CONSTRAINT dkim_keys_selector_check CHECK ((selector ~ '^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$'::text)),
+    CONSTRAINT dkim_keys_state_check CHECK ((state = ANY (ARRAY['pending'::text, 'active'::text, 'retiring'::text])))
 );
 
 --
@@ -805,7 +811,13 @@ CREATE TABLE public.domains (
     last_checked_at timestamp with time zone,
     verified_at timestamp with time zone,
     next_check_at timestamp with time zone DEFAULT now() NOT NULL,
+    dkim_rotation_interval_days integer DEFAULT 180 NOT NULL,
+    dkim_rotation_requested_at timestamp with time zone,
+    dkim_rotation_compromised boolean DEFAULT false NOT NULL,
+    dkim_rotation_token text,
+    dkim_rotation_check_at timestamp with time zone DEFAULT now() NOT NULL,
     CONSTRAINT domains_account_check CHECK ((account ~ '^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$'::text)),
+    CONSTRAINT domains_dkim_rotation_interval_days_check CHECK (((dkim_rotation_interval_days >= 0) AND (dkim_rotation_interval_days <= 3650))),
     CONSTRAINT domains_name_check CHECK (((name = lower(name)) AND (length(name) <= 253) AND (name ~ '^[a-z0-9.-]+$'::text))),
     CONSTRAINT domains_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'verified'::text, 'failed'::text, 'temporary_failure'::text])))
 );
@@ -1289,6 +1301,12 @@ ALTER TABLE ONLY public.worker_heartbeats
 --
 
 CREATE INDEX api_keys_account ON public.api_keys USING btree (account);
+
+--
+-- Name: domains_dkim_rotation_check; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX domains_dkim_rotation_check ON public.domains USING btree (dkim_rotation_check_at);
 
 --
 -- Name: domains_next_check; Type: INDEX; Schema: public; Owner: -

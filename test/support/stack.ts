@@ -113,6 +113,7 @@ export async function startWorkerStack(
       transport: createTransport(config),
       signer: createSigner(db.pool, TEST_KEK),
       verpKey: deriveVerpKey(TEST_KEK),
+      kek: TEST_KEK,
     },
     { pollIntervalMs: 200 },
   );

@@ -18,6 +18,7 @@ await startWorker(
     transport: createTransport(config),
     signer: createSigner(pool, TEST_KEK),
     verpKey: deriveVerpKey(TEST_KEK),
+    kek: TEST_KEK,
   },
   { pollIntervalMs: 200 },
 );

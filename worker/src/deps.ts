@@ -13,6 +13,8 @@ export interface WorkerDeps {
   metrics: WorkerMetrics;
   transport: MailTransport;
   signer: Signer;
+  /** The key-encryption key: new DKIM keys (rotation) are encrypted under it. */
+  kek: Buffer;
   /** Checks the VERP tokens of bounce reports (derived from the key-encryption key). */
   verpKey: VerpKey;
 }

@@ -1,3 +1,4 @@
+import { crontab } from "@mailroom/core/jobs";
 import type { WorkerDeps } from "./deps.ts";
 import { startHeartbeat } from "./heartbeat.ts";
 import { type Lane, startLane } from "./lane.ts";
@@ -5,6 +6,7 @@ import { makeDeliverTask } from "./tasks/deliver.ts";
 import { makeProcessReportTask } from "./tasks/process-report.ts";
 import { makePurgeTask } from "./tasks/purge.ts";
 import { makeRecheckDomainsTask } from "./tasks/recheck-domains.ts";
+import { makeRotateDkimTask } from "./tasks/rotate-dkim.ts";
 import { makeWebhookTasks } from "./tasks/webhook-deliver.ts";
 
 export interface WorkerHandle {
@@ -62,12 +64,13 @@ export async function startWorker(
         {
           name: "background",
           concurrency: deps.config.worker.backgroundConcurrency,
-          // Periodic jobs live here, not in a crontab file; `?max=1` skips runs missed while no worker was up.
-          crontab: ["*/5 * * * * purge_expired ?max=1", "* * * * * recheck_domains ?max=1"].join("\n"),
+          // Periodic jobs live here, not in a crontab file; their schedules are declared in core/src/jobs.
+          crontab: crontab(),
           taskList: {
             process_report: makeProcessReportTask(deps),
             purge_expired: makePurgeTask(deps),
             recheck_domains: makeRecheckDomainsTask(deps),
+            rotate_dkim: makeRotateDkimTask(deps),
             ...webhooks.taskList,
           },
         },

@@ -88,6 +88,12 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     noContent: true,
   },
   "POST /v1/domains/:domain/verify": { operationId: "verifyDomain", tag: "Domains", errors: [404, 409] },
+  "PATCH /v1/domains/:domain": { operationId: "updateDomain", tag: "Domains", errors: [404] },
+  "POST /v1/domains/:domain/dkim/rotate": {
+    operationId: "rotateDomainDkim",
+    tag: "Domains",
+    errors: [404, 409, 422],
+  },
   "GET /v1/key": { operationId: "getCallingKey", tag: "Keys", errors: [] },
   "GET /v1/suppressions": { operationId: "listSuppressions", tag: "Suppressions", errors: [] },
   "POST /v1/suppressions": {

@@ -46,10 +46,37 @@ export const webhookComponents = {
       failedRecords: { type: ["array", "null"], items: { type: "string" } },
     },
   },
+  DkimRotationEventData: {
+    type: "object",
+    required: ["domainId", "domain"],
+    additionalProperties: true,
+    description:
+      "A DKIM rotation step: `pending` selectors to publish (rotation_started), the `active` and `retiring` " +
+      "ones with `withdrawAt` (rotated), the `withdrawn` ones (key_withdrawn); `compromised` on a key compromise",
+    properties: {
+      domainId: { type: "string", format: "uuid" },
+      domain: { type: "string" },
+      pending: { type: "array", items: { $ref: "#/components/schemas/DkimSelector" } },
+      active: { type: "array", items: { $ref: "#/components/schemas/DkimSelector" } },
+      retiring: { type: "array", items: { $ref: "#/components/schemas/DkimSelector" } },
+      withdrawAt: { type: "string", format: "date-time" },
+      withdrawn: { type: "array", items: { type: "string" } },
+      compromised: { type: "boolean" },
+    },
+  },
+  DkimSelector: {
+    type: "object",
+    required: ["selector", "algorithm"],
+    properties: { selector: { type: "string" }, algorithm: { type: "string", enum: ["rsa", "ed25519"] } },
+  },
 };
 
 function eventOperation(type: (typeof WEBHOOK_EVENT_TYPES)[number]) {
-  const kind = type.startsWith("email.") ? "Email" : "Domain";
+  const kind = type.startsWith("email.")
+    ? "Email"
+    : type.startsWith("domain.dkim_")
+      ? "DkimRotation"
+      : "Domain";
   const operationId = `on${type
     .split(".")
     .map((part) => part[0]?.toUpperCase() + part.slice(1))

@@ -5,6 +5,7 @@ export { signMessageAsync } from "./dkim-sign.ts";
 export { ensureLocalKek, loadKek } from "./kek.ts";
 export { recheckDueDomains, verifyDomain } from "./recheck.ts";
 export { normalizeDomainName, type RecordOptions, returnPathDomainFor, zoneFileData } from "./records.ts";
+export * from "./rotation/index.ts";
 export {
   createDomain,
   deleteDomain,

@@ -14,7 +14,8 @@ export async function syncAdvisoryRecords(
   options: RecordOptions,
 ): Promise<boolean> {
   const wanted = buildDnsRecords(domain.name, domain.returnPathDomain, [], options);
-  const current = domain.records.filter((r) => !r.required);
+  // DKIM records are the keys' (pending and retiring ones are not required either): never touched here.
+  const current = domain.records.filter((r) => r.purpose !== "dkim");
   const same =
     wanted.length === current.length &&
     wanted.every((w) =>
@@ -22,7 +23,9 @@ export async function syncAdvisoryRecords(
     );
   if (same) return false;
   await withTransaction(pool, async (client) => {
-    await client.query(`delete from domain_dns_records where domain_id = $1 and not required`, [domain.id]);
+    await client.query(`delete from domain_dns_records where domain_id = $1 and purpose <> 'dkim'`, [
+      domain.id,
+    ]);
     for (const record of wanted) {
       // A record whose value did not change keeps its last verdict.
       const kept = current.find((c) => c.purpose === record.purpose && c.value === record.value);

@@ -1,12 +1,21 @@
 import { splitTxtValue } from "./dkim.ts";
-import type { DkimAlgorithm, DomainRecord, RecordPurpose, RecordType, VerificationStatus } from "./types.ts";
+import type {
+  DkimAlgorithm,
+  DkimKeyInfo,
+  DomainRecord,
+  RecordPurpose,
+  RecordType,
+  VerificationStatus,
+} from "./types.ts";
 
 /** Selects a domain with its keys (public halves only) and records, as one row. */
 export const DOMAIN_SELECT = `
   select d.id, d.account, d.name, d.status, d.status_reason, d.return_path_domain, d.created_at,
-    d.last_checked_at, d.verified_at, d.next_check_at,
+    d.last_checked_at, d.verified_at, d.next_check_at, d.dkim_rotation_interval_days,
+    d.dkim_rotation_requested_at,
     coalesce((select json_agg(json_build_object('id', k.id, 'selector', k.selector, 'algorithm', k.algorithm,
-        'public_key', k.public_key, 'created_at', k.created_at) order by k.created_at, k.selector)
+        'public_key', k.public_key, 'created_at', k.created_at, 'state', k.state, 'served_at', k.served_at,
+        'activated_at', k.activated_at, 'withdraw_at', k.withdraw_at) order by k.created_at, k.selector)
       from dkim_keys k where k.domain_id = d.id), '[]') as dkim_keys,
     coalesce((select json_agg(json_build_object('purpose', r.purpose, 'type', r.type, 'name', r.name,
         'value', r.value, 'required', r.required, 'status', r.status, 'reason', r.reason,
@@ -26,12 +35,18 @@ export interface DomainRow {
   last_checked_at: Date | null;
   verified_at: Date | null;
   next_check_at: Date;
+  dkim_rotation_interval_days: number;
+  dkim_rotation_requested_at: Date | null;
   dkim_keys: {
     id: string;
     selector: string;
     algorithm: DkimAlgorithm;
     public_key: string;
     created_at: string;
+    state: DkimKeyInfo["state"];
+    served_at: string | null;
+    activated_at: string | null;
+    withdraw_at: string | null;
   }[];
   records: {
     purpose: RecordPurpose;
@@ -45,7 +60,31 @@ export interface DomainRow {
   }[];
 }
 
+const DAY_MS = 86_400_000;
+const dateOrNull = (value: string | null) => (value ? new Date(value) : null);
+
+/** Scheduled rotation comes due `intervalDays` after the newest active key started signing. */
+function nextRotationAt(row: DomainRow, keys: readonly DkimKeyInfo[]): Date | null {
+  if (row.dkim_rotation_interval_days === 0 || keys.some((k) => k.state === "pending")) return null;
+  const active = keys
+    .filter((k) => k.state === "active")
+    .map((k) => (k.activatedAt ?? k.createdAt).getTime());
+  if (active.length === 0) return null;
+  return new Date(Math.max(...active) + row.dkim_rotation_interval_days * DAY_MS);
+}
+
 export function toDomainRecord(row: DomainRow): DomainRecord {
+  const dkimKeys: DkimKeyInfo[] = row.dkim_keys.map((k) => ({
+    id: k.id,
+    selector: k.selector,
+    algorithm: k.algorithm,
+    publicKey: k.public_key,
+    createdAt: new Date(k.created_at),
+    state: k.state,
+    servedAt: dateOrNull(k.served_at),
+    activatedAt: dateOrNull(k.activated_at),
+    withdrawAt: dateOrNull(k.withdraw_at),
+  }));
   return {
     id: row.id,
     account: row.account,
@@ -57,13 +96,12 @@ export function toDomainRecord(row: DomainRow): DomainRecord {
     lastCheckedAt: row.last_checked_at,
     verifiedAt: row.verified_at,
     nextCheckAt: row.next_check_at,
-    dkimKeys: row.dkim_keys.map((k) => ({
-      id: k.id,
-      selector: k.selector,
-      algorithm: k.algorithm,
-      publicKey: k.public_key,
-      createdAt: new Date(k.created_at),
-    })),
+    dkimKeys,
+    dkimRotation: {
+      intervalDays: row.dkim_rotation_interval_days,
+      nextRotationAt: nextRotationAt(row, dkimKeys),
+      requestedAt: row.dkim_rotation_requested_at,
+    },
     records: row.records.map((r) => ({
       purpose: r.purpose,
       type: r.type,

@@ -23,6 +23,8 @@ export interface CreateDomainInput {
    */
   selector?: string;
   records?: RecordOptions;
+  /** Scheduled DKIM rotation, days (0: off); 180 when omitted (rotation/request.ts). */
+  rotationIntervalDays?: number;
   now?: Date;
 }
 
@@ -31,7 +33,7 @@ const CLAIMED_ELSEWHERE = "Another account has already verified this domain.";
 const MAX_DNS_NAME_LENGTH = 253;
 
 /** The associated data binding a DKIM private key's ciphertext to its row. */
-function keyAssociatedData(keyId: string): string {
+export function keyAssociatedData(keyId: string): string {
   return `mailroom:dkim-key:${keyId}`;
 }
 
@@ -66,16 +68,18 @@ export async function createDomain(pool: Pool, kek: Buffer, input: CreateDomainI
   try {
     await withTransaction(pool, async (client) => {
       await client.query(
-        `insert into domains (id, account, name, return_path_domain, created_at, next_check_at)
-         values ($1, $2, $3, $4, $5, $5)`,
-        [domainId, input.account, name, returnPathDomain, now],
+        `insert into domains (id, account, name, return_path_domain, created_at, next_check_at,
+                              dkim_rotation_interval_days)
+         values ($1, $2, $3, $4, $5, $5, coalesce($6, 180))`,
+        [domainId, input.account, name, returnPathDomain, now, input.rotationIntervalDays ?? null],
       );
       for (const key of keys) {
         const encrypted = encryptSecret(kek, key.privateKeyDer, keyAssociatedData(key.id));
         key.privateKeyDer.fill(0);
         await client.query(
-          `insert into dkim_keys (id, domain_id, selector, algorithm, public_key, private_key_encrypted, created_at)
-           values ($1, $2, $3, $4, $5, $6, $7)`,
+          `insert into dkim_keys (id, domain_id, selector, algorithm, public_key, private_key_encrypted, created_at,
+                                  activated_at)
+           values ($1, $2, $3, $4, $5, $6, $7, $7)`,
           [key.id, domainId, key.selector, key.algorithm, key.publicKey, encrypted, now],
         );
       }
@@ -276,8 +280,10 @@ export async function findVerifiedDomain(
 }
 
 /**
- * Decrypts a domain's DKIM private keys for signing, RSA first. Throws a `DecryptionError` (no key material
- * in its message) if a ciphertext was altered, moved to another row, or the KEK is not the one used.
+ * Decrypts the keys a domain signs with now, RSA first: the active ones (a pending key is not served yet, a
+ * retiring one only stays published for mail already signed; rotation/decide.ts). Throws a `DecryptionError`
+ * (no key material in its message) if a ciphertext was altered, moved to another row, or the KEK is not the
+ * one used.
  */
 export async function loadSigningKeys(
   db: Queryable,
@@ -291,6 +297,7 @@ export async function loadSigningKeys(
     private_key_encrypted: Buffer;
   }>(
     `select id, selector, algorithm, private_key_encrypted from dkim_keys where domain_id = $1
+       and state = 'active'
      order by algorithm = 'rsa' desc, created_at, selector`,
     [domain.id],
   );

@@ -45,6 +45,22 @@ export interface DkimKeyInfo {
   /** The base64 p= value published in DNS. */
   publicKey: string;
   createdAt: Date;
+  /** pending: published, waiting until DNS serves it; active: signing; retiring: published until withdrawAt. */
+  state: "pending" | "active" | "retiring";
+  /** A pending key: since when DNS serves it. */
+  servedAt: Date | null;
+  activatedAt: Date | null;
+  withdrawAt: Date | null;
+}
+
+/** The domain's DKIM rotation settings and where it stands (rotation/). */
+export interface DkimRotationInfo {
+  /** Scheduled rotation interval in days; 0: off. */
+  intervalDays: number;
+  /** When the active keys come due for scheduled rotation (null: off, or a rotation is under way). */
+  nextRotationAt: Date | null;
+  /** A rotate-now request not yet started. */
+  requestedAt: Date | null;
 }
 
 export interface DomainRecord {
@@ -60,5 +76,6 @@ export interface DomainRecord {
   verifiedAt: Date | null;
   nextCheckAt: Date;
   dkimKeys: DkimKeyInfo[];
+  dkimRotation: DkimRotationInfo;
   records: DnsRecordState[];
 }

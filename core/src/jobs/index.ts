@@ -44,10 +44,29 @@ export interface JobPayloads {
   process_report: ProcessReportPayload;
   purge_expired: CronPayload;
   recheck_domains: CronPayload;
+  rotate_dkim: CronPayload;
 }
 
 /** @internal Tests name tasks by it; the worker types its tasks from `JobPayloads`. */
 export type TaskName = keyof JobPayloads;
+
+/**
+ * The periodic tasks and their schedules (cron syntax), run by graphile-worker's crontab in the worker's
+ * background lane. Each run claims only what is due, so running often costs one indexed statement.
+ */
+export const CRON_SCHEDULES = {
+  purge_expired: "*/5 * * * *",
+  recheck_domains: "* * * * *",
+  // Every minute: a rotate-now asked through the SendingDomain annotation starts within a minute.
+  rotate_dkim: "* * * * *",
+} as const satisfies { [T in TaskName]?: string };
+
+/** graphile-worker's crontab for `CRON_SCHEDULES`; `?max=1` skips runs missed while no worker was up. */
+export function crontab(): string {
+  return Object.entries(CRON_SCHEDULES)
+    .map(([task, schedule]) => `${schedule} ${task} ?max=1`)
+    .join("\n");
+}
 
 /**
  * The payload of each task exactly as its SQL writer builds it (no `trace` key when there is no trace):

@@ -141,6 +141,14 @@ export function createWorkerMetrics(registry: Registry = createProgramRegistry("
       help: "Webhook endpoints this worker disabled (410 Gone or too long a run of failures).",
       registers: [registry],
     }),
+    dkimRotationSteps: new Counter({
+      name: "mailroom_dkim_rotation_steps_total",
+      help:
+        "DKIM rotation steps taken, by step: generate (a new key to publish), activate (signing switched), " +
+        "withdraw (an old selector removed), replace (a compromised key replaced at once).",
+      labelNames: ["step"] as const,
+      registers: [registry],
+    }),
     domainVerificationLost: new Counter({
       name: "mailroom_domain_verification_lost_total",
       help: "Verified domains that a recheck found no longer verified (a DNS record disappeared or changed).",

@@ -12,6 +12,10 @@ export const WEBHOOK_EVENT_TYPES = [
   "email.complained",
   "domain.verified",
   "domain.failed",
+  // DKIM rotation steps (core/src/domains/rotation): a new key to publish, signing switched, a key withdrawn.
+  "domain.dkim_rotation_started",
+  "domain.dkim_rotated",
+  "domain.dkim_key_withdrawn",
 ] as const;
 
 export type EndpointManager = "api" | "operator";

@@ -41,8 +41,9 @@ const spec = {
         selector: {
           type: "string",
           description:
-            "DKIM selector of the RSA key (<selector>._domainkey); an Ed25519 key uses <selector>-ed25519. " +
-            "Chosen by the operator when omitted. Immutable: the key is published under it.",
+            "DKIM selector of the first RSA key (<selector>._domainkey); an Ed25519 key uses " +
+            "<selector>-ed25519. Chosen by the operator when omitted. Immutable: the key is published under it. " +
+            "Rotation moves to new generated selectors and never reuses one.",
           minLength: 1,
           maxLength: 63,
           pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",
@@ -61,6 +62,24 @@ const spec = {
             },
           ],
         },
+        rotation: {
+          type: "object",
+          description:
+            "Scheduled DKIM key rotation: a new key under a new selector is published, signs once DNS serves it, " +
+            "and the old selector stays published past the retry horizon before it is withdrawn. Annotate " +
+            "mailroom.dev/rotate-dkim: <token> to rotate now (once per token), " +
+            "or <compromised:token> to withdraw the old key at once.",
+          properties: {
+            intervalDays: {
+              type: "integer",
+              description:
+                "Days a key signs before the next rotation starts (M3AAWG: at most 180); 0: never.",
+              default: 180,
+              minimum: 0,
+              maximum: 3650,
+            },
+          },
+        },
       },
     },
     publishDNS: {
@@ -71,6 +90,23 @@ const spec = {
       default: false,
     },
     reclaimPolicy: reclaimPolicySchema,
+  },
+} as const satisfies SchemaProps;
+
+const selectorList = {
+  type: "array",
+  maxItems: 8,
+  "x-kubernetes-list-type": "atomic",
+  items: {
+    type: "object",
+    required: ["selector", "algorithm"],
+    properties: {
+      selector: { type: "string", maxLength: 63 },
+      algorithm: { type: "string", enum: DKIM_ALGORITHMS },
+      since: { type: "string", format: "date-time" },
+      servedSince: { type: "string", format: "date-time" },
+      until: { type: "string", format: "date-time" },
+    },
   },
 } as const satisfies SchemaProps;
 
@@ -92,6 +128,20 @@ const status = {
           value: { type: "string", maxLength: 4096 },
           status: { type: "string", enum: VERIFICATION_STATES },
         },
+      },
+    },
+    dkim: {
+      type: "object",
+      description:
+        "DKIM keys by rotation state, with their dates (condition DKIMRotation says what is next).",
+      properties: {
+        active: { ...selectorList, description: "Signing now, since `since`." },
+        pending: {
+          ...selectorList,
+          description: "Published (status.records), signing once DNS has served it for an hour.",
+        },
+        retiring: { ...selectorList, description: "No longer signing; withdrawn from DNS at `until`." },
+        nextRotation: { type: "string", format: "date-time", description: "When scheduled rotation starts." },
       },
     },
     observedGeneration: observedGenerationSchema,

@@ -4,7 +4,7 @@ import "./types.ts";
 import type { WorkerDeps } from "../deps.ts";
 
 /**
- * Every minute (crontab in runner.ts): rechecks the domains that are due — pending ones every ten minutes,
+ * Every minute (CRON_SCHEDULES in core/src/jobs): rechecks the domains that are due — pending ones every ten minutes,
  * verified ones hourly — so a record that disappears is noticed and the domain stops being verified. The
  * transitions emit `domain.verified` / `domain.failed` in the same transaction.
  */

@@ -16,6 +16,7 @@ function domainWith(options: Parameters<typeof buildDnsRecords>[3]): DomainRecor
     verifiedAt: null,
     nextCheckAt: new Date(0),
     dkimKeys: [],
+    dkimRotation: { intervalDays: 180, nextRotationAt: null, requestedAt: null },
     records: specs.map((s) => ({
       ...s,
       strings: [s.value],

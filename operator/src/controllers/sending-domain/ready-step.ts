@@ -13,6 +13,8 @@ import { selectorChange, sendingDomainReady } from "./status.ts";
 
 /** How often an unverified domain's status is refreshed from Postgres. */
 const VERIFICATION_POLL_MS = 60_000;
+/** How often a verified domain is looked at for a rotation the worker started (a new key to publish). */
+const ROTATION_POLL_MS = 10 * 60_000;
 
 export const sendingDomainReadyStep = readyStep<
   SendingDomain,
@@ -28,5 +30,8 @@ export const sendingDomainReadyStep = readyStep<
     return { condition: selectorChanged };
   }
   const condition = sendingDomainReady(domain);
-  return condition.status === "True" ? { condition } : { condition, requeueAfterMs: VERIFICATION_POLL_MS };
+  if (condition.status !== "True") return { condition, requeueAfterMs: VERIFICATION_POLL_MS };
+  // The worker rotates keys on its own: look again to publish a new key and report each step.
+  const rotating = domain.dkimKeys.some((k) => k.state !== "active");
+  return { condition, requeueAfterMs: rotating ? VERIFICATION_POLL_MS : ROTATION_POLL_MS };
 });

@@ -25,6 +25,8 @@ export function sendingDomainReady(domain: DomainRecord): ConditionState {
  */
 export function selectorChange(resource: SendingDomain, domain: DomainRecord): ConditionState | undefined {
   const wanted = resource.spec.dkim?.selector;
+  // Once rotated, the first key (the one the selector named) is gone by design: nothing to compare.
+  if (domain.dkimKeys.some((k) => k.createdAt.getTime() > domain.createdAt.getTime())) return undefined;
   const actual = domain.dkimKeys.find((k) => k.algorithm === "rsa")?.selector;
   if (wanted === undefined || actual === undefined || wanted === actual) return undefined;
   return notOk(

@@ -1,38 +1,23 @@
 import type { Queryable } from "@mailroom/core/db";
 import {
   createDomain,
-  type DomainRecord,
   deleteDomain,
   getDomain,
   listDomains,
   makeTxtLookup,
   normalizeDomainName,
   verifyDomain,
-  zoneFileData,
 } from "@mailroom/core/domains";
-import { MailroomError } from "@mailroom/core/errors";
 import type { FastifyInstance } from "fastify";
 import { type ApiDeps, readsOf } from "../../../deps.ts";
 import { type ApiTypeProvider, errorResponses as errors, noContentResponses } from "../../../schemas.ts";
+import { dkimRoutes } from "./dkim.ts";
+import { notFound, presentDomain } from "./present.ts";
 import { createDomainBodySchema, domainListSchema, domainParamsSchema, domainSchema } from "./schema.ts";
 
 // Per try and server; with two tries a dead resolver answers temporary_failure within a few seconds, short
 // enough for a caller waiting on the recheck route.
 const DNS_TIMEOUT_MS = 2_000;
-// The TTL suggested in the zone-file line: short enough that a correction propagates within the hour.
-const ZONE_FILE_TTL = 3600;
-
-const notFound = (name: string) => new MailroomError("not_found", `No domain ${name} in this account.`);
-
-/** A domain as the API shows it (the schema keeps public key halves only): each record also as a zone-file line. */
-const presentDomain = (domain: DomainRecord) => ({
-  ...domain,
-  records: domain.records.map((record) => ({
-    ...record,
-    zoneFileLine: `${record.name}. ${ZONE_FILE_TTL} IN ${record.type} ${zoneFileData(record)}`,
-  })),
-});
-
 /**
  * /v1/domains: sending domains, their DKIM keys and DNS records, and verification. Scope `domains`.
  * A `:domain` that cannot be a domain name is a 400 (normalizeDomainName throws), not a 404, so a caller
@@ -65,11 +50,12 @@ export function domainRoutes(parent: FastifyInstance, deps: ApiDeps): void {
       },
     },
     async (request, reply) => {
-      const { name, algorithms } = request.body;
+      const { name, algorithms, dkimRotation } = request.body;
       const domain = await createDomain(deps.pool, deps.kek, {
         account: request.apiKey.account,
         name,
         ...(algorithms ? { algorithms } : {}),
+        ...(dkimRotation ? { rotationIntervalDays: dkimRotation.intervalDays } : {}),
         records: deps.config.dnsRecords,
       });
       request.log.info({ domainId: domain.id }, "domain created");
@@ -121,6 +107,8 @@ export function domainRoutes(parent: FastifyInstance, deps: ApiDeps): void {
       return presentDomain(outcome.domain);
     },
   );
+
+  dkimRoutes(parent, deps, domainOf);
 
   app.delete(
     "/v1/domains/:domain",

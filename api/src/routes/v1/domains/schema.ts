@@ -1,8 +1,23 @@
 /** JSON schemas of the domain routes: they validate, serialise and document (OpenAPI) at once. */
-import { DKIM_ALGORITHMS, VERIFICATION_STATUSES } from "@mailroom/core/domains";
+import { DKIM_ALGORITHMS, MAX_ROTATION_INTERVAL_DAYS, VERIFICATION_STATUSES } from "@mailroom/core/domains";
 import { nullableTimestamp, timestamp } from "../../../schemas.ts";
 
 const status = { type: "string", enum: [...VERIFICATION_STATUSES] } as const;
+
+/** The settable part of a domain's DKIM rotation (issue 29). */
+export const dkimRotationSettingsSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["intervalDays"],
+  properties: {
+    intervalDays: {
+      type: "integer",
+      minimum: 0,
+      maximum: MAX_ROTATION_INTERVAL_DAYS,
+      description: "Rotate the DKIM keys this many days after they started signing (default 180); 0: never",
+    },
+  },
+} as const;
 
 export const createDomainBodySchema = {
   type: "object",
@@ -23,6 +38,28 @@ export const createDomainBodySchema = {
       items: { type: "string", enum: [...DKIM_ALGORITHMS] },
       contains: { const: "rsa" },
       description: '`["rsa"]` (default, RSA-2048) or `["rsa", "ed25519"]` to add an Ed25519 signature',
+    },
+    dkimRotation: dkimRotationSettingsSchema,
+  },
+} as const;
+
+export const updateDomainBodySchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["dkimRotation"],
+  properties: { dkimRotation: dkimRotationSettingsSchema },
+} as const;
+
+export const rotateBodySchema = {
+  type: ["object", "null"],
+  additionalProperties: false,
+  properties: {
+    compromised: {
+      type: "boolean",
+      default: false,
+      description:
+        "The old key leaked: sign with the new key at once and withdraw every old selector now, accepting " +
+        "that mail signed before DNS serves the new key fails DKIM",
     },
   },
 } as const;
@@ -68,7 +105,7 @@ const recordSchema = {
 export const domainSchema = {
   type: "object",
   additionalProperties: false,
-  required: ["id", "name", "status", "returnPathDomain", "createdAt", "dkimKeys", "records"],
+  required: ["id", "name", "status", "returnPathDomain", "createdAt", "dkimKeys", "dkimRotation", "records"],
   properties: {
     id: { type: "string" },
     name: { type: "string" },
@@ -88,13 +125,33 @@ export const domainSchema = {
       items: {
         type: "object",
         additionalProperties: false,
-        required: ["selector", "algorithm", "publicKey", "createdAt"],
+        required: ["selector", "algorithm", "publicKey", "createdAt", "state"],
         properties: {
           selector: { type: "string" },
           algorithm: { type: "string", enum: [...DKIM_ALGORITHMS] },
           publicKey: { type: "string", description: "The base64 p= value" },
           createdAt: timestamp,
+          state: {
+            type: "string",
+            enum: ["pending", "active", "retiring"],
+            description:
+              "pending: publish it, it signs once DNS serves it; active: signing; retiring: keep it " +
+              "published until withdrawAt, then remove it",
+          },
+          servedAt: { ...nullableTimestamp, description: "A pending key: since when DNS serves it" },
+          activatedAt: { ...nullableTimestamp, description: "When it started signing" },
+          withdrawAt: { ...nullableTimestamp, description: "A retiring key: when its selector is withdrawn" },
         },
+      },
+    },
+    dkimRotation: {
+      type: "object",
+      additionalProperties: false,
+      required: ["intervalDays", "nextRotationAt", "requestedAt"],
+      properties: {
+        intervalDays: dkimRotationSettingsSchema.properties.intervalDays,
+        nextRotationAt: { ...nullableTimestamp, description: "When scheduled rotation starts the next one" },
+        requestedAt: { ...nullableTimestamp, description: "A rotate-now request not yet started" },
       },
     },
     records: { type: "array", items: recordSchema },
