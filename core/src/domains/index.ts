@@ -11,6 +11,7 @@ export {
   deleteDomain,
   findVerifiedDomain,
   getDomain,
+  getDomainById,
   listDomains,
   loadSigningKeys,
 } from "./store.ts";
@@ -28,3 +29,5 @@ export { signMessage } from "./dkim-sign.ts";
 export { buildDnsRecords } from "./records.ts";
 /** @internal */
 export { recordVerification } from "./store.ts";
+/** @internal */
+export type { RotationDeps } from "./rotation/run.ts";

@@ -1,1 +1,1 @@
-export { findUnstorableString, type UnstorableString } from "./storable.ts";
+export { findUnstorableString } from "./storable.ts";

@@ -108,7 +108,7 @@ export function domainRoutes(parent: FastifyInstance, deps: ApiDeps): void {
     },
   );
 
-  dkimRoutes(parent, deps, domainOf);
+  dkimRoutes(parent, deps, (account, param) => domainOf(deps.pool, account, param));
 
   app.delete(
     "/v1/domains/:domain",
