@@ -80,8 +80,10 @@ export function differences(spec: MessageSpec, got: ReceivedMessage, attachment:
   if (got.parsed.subject !== spec.subject) problems.push(`subject ${JSON.stringify(got.parsed.subject)}`);
   const text = (got.parsed.text ?? "").replace(/\r\n/g, "\n").trimEnd();
   if (text !== spec.text) problems.push(`text ${JSON.stringify(text)}`);
-  if (got.parsed.from?.address !== "app@clients.test")
+  // The display name is UTF-8 (Jörg Müller): it must survive as well as the address.
+  if (got.parsed.from?.address !== "app@clients.test" || got.parsed.from?.name !== "Jörg Müller") {
     problems.push(`from ${JSON.stringify(got.parsed.from)}`);
+  }
   const raw = got.raw.toString("latin1");
   for (const hidden of spec.bcc) if (raw.includes(hidden)) problems.push(`Bcc ${hidden} visible`);
   const files = got.parsed.attachments.map((a) => ({
