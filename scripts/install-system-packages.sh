@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the test suite, the image build and the benchmarks drive as real peers
 # (swaks, Python's smtplib + dkimpy, Postfix + OpenDKIM, Chromium, promtool, buildah + debootstrap, Patroni +
-# etcd + HAProxy).
+# etcd + HAProxy, and the SMTP clients of test/clients: Django, PHPMailer, Ruby's mail, Go, Jakarta Mail's JDK
+# and Maven, curl, msmtp).
 # Installs only what is missing, only as root on a Debian-like system; otherwise prints what is missing
 # and exits 0, so the tests that need a package say they skipped and why.
 set -euo pipefail
 
-# package  command-it-provides, or perl:Module for a Perl module (checked before installing)
+# package  command-it-provides, perl:Module for a Perl module, or a /path/to/a/file it installs
 PACKAGES=(
   "postgresql pg_ctlcluster"
   "swaks swaks"
@@ -26,6 +27,16 @@ PACKAGES=(
   "patroni patroni"
   "etcd-server etcd"
   "haproxy haproxy"
+  "python3-django /usr/lib/python3/dist-packages/django/__init__.py"
+  "php-cli php"
+  "libphp-phpmailer /usr/share/php/libphp-phpmailer/autoload.php"
+  "ruby-mail /usr/lib/ruby/vendor_ruby/mail.rb"
+  "golang-go go"
+  "openjdk-17-jdk-headless javac"
+  "maven mvn"
+  "curl curl"
+  "msmtp msmtp"
+  "libsasl2-modules /usr/share/doc/libsasl2-modules"
 )
 
 missing=()
@@ -34,6 +45,10 @@ for entry in "${PACKAGES[@]}"; do
   if [[ $cmd == perl:* ]]; then
     # swaks needs these for STARTTLS and implicit TLS (its Debian package only recommends them).
     perl "-M${cmd#perl:}" -e1 >/dev/null 2>&1 || missing+=("$pkg")
+    continue
+  fi
+  if [[ $cmd == /* ]]; then
+    [ -e "$cmd" ] || missing+=("$pkg")
     continue
   fi
   command -v "$cmd" >/dev/null 2>&1 || [ -x "/usr/sbin/$cmd" ] || missing+=("$pkg")

@@ -32,7 +32,7 @@ const STEPS: [string, RegExp][] = [
   ["DKIM signing (core's signer, RSA)", /core\/src\/domains\/dkim|worker\/src\/signing|dkim-signer/],
   [
     "compose (MIME build of the stored email)",
-    /worker\/src\/tasks\/deliver\.ts#(composeMessage|renderMime|writeNode|quotedPrintable|composeSubmitted)\b|nodemailer\/(lib|dist\/\w+)\/(mime-node|mail-composer|mime-funcs|qp|base64|punycode|addressparser)/,
+    /worker\/src\/compose\/|nodemailer\/(lib|dist\/\w+)\/(mime-node|mail-composer|mime-funcs|qp|base64|punycode|addressparser)/,
   ],
   [
     "SMTP client (nodemailer pool and connection)",

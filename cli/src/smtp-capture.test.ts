@@ -1,7 +1,8 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { createServer, type Server } from "node:net";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { connect, createServer, type Server } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import nodemailer from "nodemailer";
 import { afterEach, describe, expect, it } from "vitest";
 import { startSmtpCapture } from "./smtp-capture.ts";
 
@@ -21,5 +22,41 @@ describe("SMTP capture", () => {
     await expect(
       startSmtpCapture({ host: "127.0.0.1", port, inboxDir: path.join(dir, "inbox") }),
     ).rejects.toMatchObject({ code: "EADDRINUSE" });
+  });
+
+  it("survives a client that resets its connection, and captures the next message", async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), "mailroom-capture-"));
+    const inboxDir = path.join(dir, "inbox");
+    const capture = await startSmtpCapture({ host: "127.0.0.1", port: 0, inboxDir });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const socket = connect({ host: "127.0.0.1", port: capture.port });
+        let replies = "";
+        socket.on("data", (chunk: Buffer) => {
+          replies += chunk.toString();
+          if (replies.startsWith("220") && !replies.includes("EHLO-SENT")) {
+            replies += "EHLO-SENT";
+            socket.write("EHLO client.test\r\nMAIL FROM:<a@acme.test>\r\n");
+          }
+          // Inside a transaction (after MAIL FROM's 250) a reset is an error smtp-server reports.
+          if (/\r\n250 Accepted/.test(replies)) {
+            socket.resetAndDestroy();
+            setTimeout(resolve, 200);
+          }
+        });
+        socket.once("error", reject);
+      });
+      const transport = nodemailer.createTransport({ host: "127.0.0.1", port: capture.port, secure: false });
+      await transport.sendMail({
+        from: "a@acme.test",
+        to: "b@example.test",
+        subject: "after",
+        text: "still here",
+      });
+      transport.close();
+      expect((await readdir(inboxDir)).filter((f) => f.endsWith(".eml"))).toHaveLength(1);
+    } finally {
+      await capture.close();
+    }
   });
 });

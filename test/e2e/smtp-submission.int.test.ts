@@ -118,7 +118,10 @@ describe("SMTP submission reaches the receiver signed, like an API send", () => 
     transport.close();
     const id = queuedId(info.response);
     const message = await receivedFor("buyer@example.net");
-    expect(message.envelope.to.sort()).toEqual(["audit@example.net", "buyer@example.net"]);
+    // The Bcc recipient gets the same bytes in its own transaction (its own VERP Return-Path, issue 26).
+    const audit = await receivedFor("audit@example.net");
+    expect([message.envelope.to, audit.envelope.to]).toEqual([["buyer@example.net"], ["audit@example.net"]]);
+    expect(audit.raw.equals(message.raw)).toBe(true);
     expect(message.raw.toString("latin1")).not.toMatch(/audit@example\.net/);
     expect(message.parsed.subject).toBe("Bestellung №7 – danke ✓");
     expect(message.parsed.messageId).toBe(info.messageId);

@@ -2,8 +2,8 @@
 and prints the whole output, then `exit <code>` (negative: killed by that signal). Node has no pty of its own;
 Python's standard library does. Usage: ctrl-c.py <marker> <timeout-seconds> <command> [args...]
 
-Before typing Ctrl-C, optionally: CTRL_C_RESET_PORT=<port> connects to 127.0.0.1:<port>, reads its greeting and
-resets the connection (RST), as a client that crashes would; CTRL_C_PIDFILE=<file> prints
+Before typing Ctrl-C, optionally: CTRL_C_RESET_PORT=<port> connects to 127.0.0.1:<port>, opens a transaction (EHLO,
+MAIL FROM) and resets the connection (RST), as a client that crashes would; CTRL_C_PIDFILE=<file> prints
 `<<pgid terminal=A pidfile=B>>`: the terminal's foreground process group (the one Ctrl-C signals) and the
 group of the process whose pid is the file's first line."""
 import os, pty, select, socket, struct, sys, time
@@ -20,6 +20,11 @@ def before_ctrl_c():
     if port:
         with socket.create_connection(("127.0.0.1", int(port)), timeout=10) as s:
             s.recv(1024)
+            # Inside a transaction, where smtp-server reports a reset as an error (outside one it is quiet).
+            s.sendall(b"EHLO client.test\r\nMAIL FROM:<a@example.test>\r\n")
+            replies = b""
+            while b"\r\n250 " not in replies:
+                replies += s.recv(1024)
             s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         time.sleep(1)
         notes += b"\n<<reset sent>>\n"

@@ -59,12 +59,42 @@ function masterCf(listen: string): string {
     .join("\n");
 }
 
+/** Postfix as a legacy app's local relay into Mailroom's submission door: SASL login with an API key, over TLS. */
+export interface SaslRelayhost {
+  port: number;
+  /** `starttls` (587-style) or `tls`: TLS from the first byte (465-style, Postfix's wrapper mode). */
+  mode: "starttls" | "tls";
+  user: string;
+  password: string;
+  /** The CA the submission certificate is checked against (Postfix `secure` level, name `localhost`). */
+  caFile: string;
+}
+
+function saslRelay(to: SaslRelayhost): string[] {
+  const next = `[localhost]:${to.port}`;
+  return [
+    `relayhost = ${next}`,
+    // localhost from /etc/hosts: the certificate's name, which the `secure` level checks.
+    "smtp_host_lookup = native",
+    "smtp_sasl_auth_enable = yes",
+    `smtp_sasl_password_maps = inline:{ ${next}=${to.user}:${to.password} }`,
+    "smtp_sasl_security_options = noanonymous",
+    "smtp_sasl_mechanism_filter = plain",
+    "smtp_tls_security_level = secure",
+    "smtp_tls_secure_cert_match = nexthop",
+    `smtp_tls_CAfile = ${to.caFile}`,
+    ...(to.mode === "tls" ? ["smtp_tls_wrappermode = yes"] : []),
+  ];
+}
+
 export async function startPostfixRelay(options: {
   /** Where every message goes (the recipients' "MX"): 127.0.0.1:<port>. */
   sinkPort: number;
   /** Bounce domains whose mail (the DSNs) goes to Mailroom's receiver at 127.0.0.1:<receiverPort>. */
   bounceDomains: string[];
   receiverPort: number;
+  /** Relay everything to Mailroom's submission door instead of the sink. */
+  relayhost?: SaslRelayhost;
 }): Promise<PostfixRelay> {
   const dir = await mkdtemp(path.join(os.tmpdir(), "mailroom-test-postfix-"));
   await chmod(dir, 0o755);
@@ -92,9 +122,10 @@ export async function startPostfixRelay(options: {
       "inet_protocols = ipv4",
       "mynetworks = 127.0.0.0/8",
       "smtpd_relay_restrictions = permit_mynetworks, reject",
-      `relayhost = [127.0.0.1]:${options.sinkPort}`,
-      `transport_maps = inline:{ ${transports.join(", ")} }`,
-      "smtp_tls_security_level = none",
+      ...(options.relayhost
+        ? saslRelay(options.relayhost)
+        : [`relayhost = [127.0.0.1]:${options.sinkPort}`, "smtp_tls_security_level = none"]),
+      ...(transports.length > 0 ? [`transport_maps = inline:{ ${transports.join(", ")} }`] : []),
       "smtpd_tls_security_level = none",
       `maillog_file = ${logFile}`,
       `maillog_file_prefixes = ${dir}`,

@@ -167,6 +167,48 @@ describe("a peer that keeps failing AUTH", () => {
   });
 });
 
+describe("parallel connections that fail AUTH from one address", () => {
+  let lined: SubmissionStack;
+  beforeAll(async () => {
+    // Every failure spaces the next turn by 5 s; a turn more than 7 s away is refused at once.
+    lined = await startSubmissionStack(db, {
+      authThrottle: {
+        freeFailures: 0,
+        baseDelayMs: 5_000,
+        maxDelayMs: 5_000,
+        maxWaitMs: 7_000,
+        windowMs: 60_000,
+      },
+    });
+  });
+  afterAll(async () => {
+    await lined?.close();
+  });
+
+  it("are answered one after another, not side by side: the line fills and the rest hear 421 at once", async () => {
+    const clients = await Promise.all(
+      Array.from({ length: 6 }, () => RawSmtpClient.open(lined.tlsPort, { tls: true, ca: lined.ca })),
+    );
+    for (const client of clients) await client.command("EHLO client.test");
+    // Sent together: the first is checked now, the second waits its turn 5 s on, the others would wait 10 s
+    // or more and are refused without a database query. Each connection waiting alone would answer 535 six times.
+    const replies = await Promise.all(
+      clients.map(async (client, i) =>
+        (await client.auth(`mrk_${String(i).padStart(12, "p")}_${"x".repeat(32)}`)).text.slice(0, 9),
+      ),
+    );
+    expect(replies.sort()).toEqual([
+      "421 4.7.0",
+      "421 4.7.0",
+      "421 4.7.0",
+      "421 4.7.0",
+      "535 5.7.8",
+      "535 5.7.8",
+    ]);
+    for (const client of clients) client.close();
+  });
+});
+
 describe("the failed-AUTH throttle, on a clock of its own", () => {
   const options = {
     freeFailures: 2,

@@ -172,7 +172,10 @@ describe("webhook delivery through graphile-worker to a real receiver", () => {
       (d) => d.attempts.length >= 2,
     );
     expect(attempts.map((a) => a.statusCode)).toEqual([307, 307]);
-    expect(receiver.received.map((r) => r.path)).toEqual(["/hook", "/hook"]);
+    // A later retry may reach the receiver before its attempt is recorded: count /hook, never /elsewhere.
+    const paths = receiver.received.map((r) => r.path);
+    expect(paths.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(paths)).toEqual(new Set(["/hook"]));
   });
 });
 

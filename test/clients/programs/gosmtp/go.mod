@@ -1,0 +1,3 @@
+module mailroom.test/gosmtp
+
+go 1.19
