@@ -204,6 +204,12 @@ describe.skipIf(missing !== undefined)(
       progress(`reads right after a send: 20 found, ${served} of them served by a replica`);
       expect(served).toBeGreaterThan(0);
 
+      // Readiness means a primary answers, not any node: an API whose address leads to a standby is not ready.
+      const onStandby = await world.api("api-on-standby", { DATABASE_URL: world.cluster.readUrl });
+      expect(await onStandby.ready()).toBe(false);
+      expect(await api.ready()).toBe(true);
+      await onStandby.stop();
+
       // No program was restarted: same processes throughout, none exited on its own.
       expect(programs.map((p) => p.pid())).toEqual(pids);
       for (const p of programs) expect(p.restarts, `${p.name} exited`).toBe(0);
