@@ -31,7 +31,7 @@ test: $(STAMP) system-packages ## Run the whole test suite: lint, type check, ge
 	@$(MAKE) --no-print-directory check-generated
 	$(NPM) test
 
-test-faults: $(STAMP) ## Fault suite: kill -9 a worker, the API, Postgres; stall SMTP and webhooks; under load (~5 min)
+test-faults: $(STAMP) system-packages ## Fault suite: kill -9 a worker, the API, Postgres, a Patroni primary (and a switchover); stall SMTP and webhooks; under load (~7 min)
 	$(NPM) exec --no -- vitest run -c test/fault/vitest.config.ts
 
 bench: $(STAMP) ## Benchmarks against same-run baselines; writes BENCHMARKS.md (takes a few minutes)

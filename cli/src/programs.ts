@@ -20,10 +20,16 @@ export interface Program {
   stop(): Promise<void>;
 }
 
-async function databaseReady(pool: { query(sql: string): Promise<unknown> }): Promise<boolean> {
+/**
+ * Ready when a primary answers: during a failover the read-write address can lead to a standby for a moment
+ * (one being promoted, or a primary being demoted), which answers a `select 1` but refuses every write.
+ */
+async function databaseReady(pool: {
+  query(sql: string): Promise<{ rows: Array<{ writable?: boolean }> }>;
+}): Promise<boolean> {
   try {
-    await pool.query("select 1");
-    return true;
+    const { rows } = await pool.query("select not pg_is_in_recovery() as writable");
+    return rows[0]?.writable === true;
   } catch {
     return false;
   }

@@ -62,11 +62,11 @@ describe("postgresql.cloudnative.enabled", () => {
     }
     const [api] = containersOf(findManifest(manifests, "Deployment", "mr-mailroom-api"));
     expect(envOf(api as Manifest, "DATABASE_READ_URL")?.value).toBe(
-      `postgresql://$(MAILROOM_DATABASE_READ_USER):$(MAILROOM_DATABASE_READ_PASSWORD)@${CLUSTER}-ro:5432/mailroom`,
+      `postgresql://$(CNPG_APP_USERNAME):$(CNPG_APP_PASSWORD)@${CLUSTER}-ro:5432/mailroom`,
     );
     // Kubernetes expands $(VAR) only from variables defined before it in the list.
     const names = ((api?.env ?? []) as Array<{ name: string }>).map((e) => e.name);
-    expect(names.indexOf("MAILROOM_DATABASE_READ_PASSWORD")).toBeLessThan(names.indexOf("DATABASE_READ_URL"));
+    expect(names.indexOf("CNPG_APP_PASSWORD")).toBeLessThan(names.indexOf("DATABASE_READ_URL"));
     const [worker] = containersOf(findManifest(manifests, "Deployment", "mr-mailroom-worker"));
     expect(envOf(worker as Manifest, "DATABASE_READ_URL")).toBeUndefined();
   });

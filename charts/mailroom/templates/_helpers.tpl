@@ -111,18 +111,20 @@ Secret, the key-encryption key as a mounted file. Call with (dict "root" $ "comp
 {{ include "mailroom.databaseEnv" .root }}
 {{- if and (eq .component "api") .root.Values.postgresql.cloudnative.enabled .root.Values.postgresql.cloudnative.readReplicas }}
 {{- $cnpg := include "mailroom.cnpgName" .root }}
-- name: MAILROOM_DATABASE_READ_USER
+{{- /* The operator's Secret has no URL of the -ro Service: it is built here; Kubernetes expands $(NAME) from
+the two variables defined just before it (the operator generates letters and digits only: nothing to escape). */}}
+- name: CNPG_APP_USERNAME
   valueFrom:
     secretKeyRef:
       name: {{ $cnpg }}-app
       key: username
-- name: MAILROOM_DATABASE_READ_PASSWORD
+- name: CNPG_APP_PASSWORD
   valueFrom:
     secretKeyRef:
       name: {{ $cnpg }}-app
       key: password
 - name: DATABASE_READ_URL
-  value: "postgresql://$(MAILROOM_DATABASE_READ_USER):$(MAILROOM_DATABASE_READ_PASSWORD)@{{ $cnpg }}-ro:5432/mailroom"
+  value: "postgresql://$(CNPG_APP_USERNAME):$(CNPG_APP_PASSWORD)@{{ $cnpg }}-ro:5432/mailroom"
 {{- end }}
 - name: MAILROOM_KEY_ENCRYPTION_KEY_FILE
   value: /etc/mailroom/kek/key

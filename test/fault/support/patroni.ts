@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { createWriteStream, existsSync, readdirSync, readFileSync } from "node:fs";
+import { createWriteStream, existsSync } from "node:fs";
 import { chmod, chown, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -7,11 +7,10 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { migrate } from "@mailroom/core/db";
 import pg from "pg";
 import { freePort } from "../../support/ports.ts";
+import { haproxyConfig, type Node, PG_BIN, patroniConfig, SUPERUSER } from "./patroni-config.ts";
+import { descendants, postmasterPid } from "./processes.ts";
 
-/** Debian's PostgreSQL 15 (the `postgresql` package), which Patroni drives. */
-const PG_BIN = "/usr/lib/postgresql/15/bin";
 const NODES = ["pg1", "pg2", "pg3"] as const;
-const SUPERUSER = { username: "postgres", password: "fault-superuser" };
 const APP = { username: "mailroom", password: "mailroom" };
 
 /** What the Patroni fault run needs on the machine: scripts/install-system-packages.sh installs it. */
@@ -21,15 +20,6 @@ export function patroniMissing(): string | undefined {
   return missing.length > 0
     ? `missing ${missing.join(", ")} (run scripts/install-system-packages.sh)`
     : undefined;
-}
-
-interface Node {
-  name: string;
-  pgPort: number;
-  restPort: number;
-  dataDir: string;
-  configFile: string;
-  patroni?: ChildProcess;
 }
 
 /**
@@ -72,78 +62,6 @@ async function rest(
   } catch {
     return undefined;
   }
-}
-
-function patroniConfig(node: Node, etcdPort: number, dir: string): string {
-  // JSON is YAML: no YAML writer needed. ttl 10 / loop_wait 2 as measured in DESIGN.md §11.
-  return JSON.stringify({
-    scope: "mailroom-fault",
-    namespace: "/mailroom/",
-    name: node.name,
-    log: { level: "INFO", dir: path.join(dir, `${node.name}-log`) },
-    restapi: { listen: `127.0.0.1:${node.restPort}`, connect_address: `127.0.0.1:${node.restPort}` },
-    etcd3: { hosts: `127.0.0.1:${etcdPort}` },
-    bootstrap: {
-      dcs: {
-        ttl: 10,
-        loop_wait: 2,
-        retry_timeout: 4,
-        maximum_lag_on_failover: 1_048_576,
-        synchronous_mode: true,
-        postgresql: {
-          use_pg_rewind: true,
-          use_slots: true,
-          parameters: { max_connections: 200, wal_log_hints: "on", hot_standby: "on" },
-        },
-      },
-      initdb: [{ encoding: "UTF8" }, { locale: "C" }, "data-checksums"],
-    },
-    postgresql: {
-      listen: `127.0.0.1:${node.pgPort}`,
-      connect_address: `127.0.0.1:${node.pgPort}`,
-      data_dir: node.dataDir,
-      bin_dir: PG_BIN,
-      pgpass: path.join(dir, `${node.name}.pgpass`),
-      authentication: {
-        superuser: SUPERUSER,
-        replication: { username: "replicator", password: "fault-replicator" },
-        rewind: { username: "rewinder", password: "fault-rewinder" },
-      },
-      parameters: { unix_socket_directories: dir, fsync: "on" },
-      pg_hba: [
-        "local all all trust",
-        "host replication replicator 127.0.0.1/32 scram-sha-256",
-        "host all all 127.0.0.1/32 scram-sha-256",
-      ],
-    },
-    tags: { nofailover: false, noloadbalance: false, clonefrom: false, nosync: false },
-  });
-}
-
-function haproxyConfig(nodes: readonly Node[], rwPort: number, roPort: number): string {
-  const servers = nodes.map((n) => `  server ${n.name} 127.0.0.1:${n.pgPort} check port ${n.restPort}`);
-  const listen = (name: string, port: number, check: string) => [
-    `listen ${name}`,
-    `  bind 127.0.0.1:${port}`,
-    `  option httpchk GET ${check}`,
-    "  http-check expect status 200",
-    // Checked twice a second; a node marked down has its sessions cut, so none lingers on a demoted primary.
-    "  default-server inter 500ms fall 2 rise 1 on-marked-down shutdown-sessions",
-    ...servers,
-  ];
-  return [
-    "global",
-    "  maxconn 2000",
-    "defaults",
-    "  mode tcp",
-    "  timeout connect 2s",
-    "  timeout client 30m",
-    "  timeout server 30m",
-    "  timeout check 1s",
-    ...listen("rw", rwPort, "/primary"),
-    ...listen("ro", roPort, "/replica"),
-    "",
-  ].join("\n");
 }
 
 /** The uid/gid Postgres runs as: `postgres` under root (it refuses root), else the current user. */
@@ -364,32 +282,6 @@ export async function startPatroniCluster(progress: (line: string) => void): Pro
     };
   }
 }
-/** The postmaster's pid from its pid file (0 when it is not running). */
-function postmasterPid(node: Node): number {
-  const pidFile = path.join(node.dataDir, "postmaster.pid");
-  return existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8").split("\n")[0]) : 0;
-}
-
-/** `pid` and every process below it, from /proc (nothing when `pid` is unset or gone). */
-function descendants(pid: number | undefined): number[] {
-  if (!pid) return [];
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      // The parent pid is the 2nd field after the command name, which may itself hold spaces and parens.
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
-    } catch {
-      // Exited while we looked.
-    }
-  }
-  const found = [pid];
-  for (let i = 0; i < found.length; i++) found.push(...(children.get(found[i] as number) ?? []));
-  return found;
-}
-
 /** True when `sql` runs on `url` (and returns `rows` rows, when given). */
 async function canQuery(url: string, sql = "select 1", rows?: number): Promise<boolean> {
   const client = new pg.Client({

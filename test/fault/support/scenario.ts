@@ -82,6 +82,15 @@ export async function startScenario(
     await program.start();
     return program;
   };
+  const run = (programName: string, command: "api" | "worker" | "smtp", extra: Record<string, string>) =>
+    launch(
+      startProgram({
+        name: programName,
+        command,
+        env: { ...env, ...extra },
+        logFile: path.join(dir, `${programName}.log`),
+      }),
+    );
   return {
     dir,
     cluster,
@@ -91,40 +100,16 @@ export async function startScenario(
     ca: await readFile(tls.caCertFile),
     env,
     programs,
-    worker: (workerName, extra = {}) =>
-      launch(
-        startProgram({
-          name: workerName,
-          command: "worker",
-          env: { ...env, ...extra },
-          logFile: path.join(dir, `${workerName}.log`),
-        }),
-      ),
-    api: (apiName = "api", extra = {}) =>
-      launch(
-        startProgram({
-          name: apiName,
-          command: "api",
-          env: { ...env, ...extra },
-          logFile: path.join(dir, `${apiName}.log`),
-        }),
-      ),
+    worker: (workerName, extra = {}) => run(workerName, "worker", extra),
+    api: (apiName = "api", extra = {}) => run(apiName, "api", extra),
     smtp: async (smtpName = "smtp") =>
-      launch(
-        startProgram({
-          name: smtpName,
-          command: "smtp",
-          env: {
-            ...env,
-            MAILROOM_SMTP_INTERNAL_PORT: "0",
-            MAILROOM_SUBMISSION_HOST: "127.0.0.1",
-            MAILROOM_SUBMISSION_PORT: String(await freePort()),
-            MAILROOM_SUBMISSION_TLS_PORT: String(await freePort()),
-            MAILROOM_INBOUND_ENABLED: "false",
-          },
-          logFile: path.join(dir, `${smtpName}.log`),
-        }),
-      ),
+      run(smtpName, "smtp", {
+        MAILROOM_SMTP_INTERNAL_PORT: "0",
+        MAILROOM_SUBMISSION_HOST: "127.0.0.1",
+        MAILROOM_SUBMISSION_PORT: String(await freePort()),
+        MAILROOM_SUBMISSION_TLS_PORT: String(await freePort()),
+        MAILROOM_INBOUND_ENABLED: "false",
+      }),
     async close() {
       await Promise.all(programs.map((p) => p.stop()));
       await probe.end();
