@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { httpsRequest } from "../support/https.ts";
-import { type PatroniCluster, patroniMissing, startPatroniCluster } from "./support/patroni.ts";
+import { type PatroniCluster, startPatroniCluster } from "./support/patroni.ts";
+import { patroniMissing } from "./support/patroni-config.ts";
 import type { Program } from "./support/programs.ts";
 import { type RetryingLoad, startRetryingLoad, submitOnce } from "./support/retrying-load.ts";
 import { deliveryCounts, eventually, leftovers, type Scenario, startScenario } from "./support/scenario.ts";

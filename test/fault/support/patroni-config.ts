@@ -1,4 +1,5 @@
 import type { ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
 import path from "node:path";
 
 /** Debian's PostgreSQL 15 (the `postgresql` package), which Patroni drives. */
@@ -87,4 +88,13 @@ export function haproxyConfig(nodes: readonly Node[], rwPort: number, roPort: nu
     ...listen("ro", roPort, "/replica"),
     "",
   ].join("\n");
+}
+
+/** What the Patroni fault run needs on the machine: scripts/install-system-packages.sh installs it. */
+export function patroniMissing(): string | undefined {
+  const needed = ["/usr/bin/patroni", "/usr/bin/etcd", "/usr/sbin/haproxy", `${PG_BIN}/postgres`];
+  const missing = needed.filter((file) => !existsSync(file));
+  return missing.length > 0
+    ? `missing ${missing.join(", ")} (run scripts/install-system-packages.sh)`
+    : undefined;
 }

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { createWriteStream, existsSync } from "node:fs";
+import { createWriteStream } from "node:fs";
 import { chmod, chown, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -7,20 +7,11 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { migrate } from "@mailroom/core/db";
 import pg from "pg";
 import { freePort } from "../../support/ports.ts";
-import { haproxyConfig, type Node, PG_BIN, patroniConfig, SUPERUSER } from "./patroni-config.ts";
+import { haproxyConfig, type Node, patroniConfig, SUPERUSER } from "./patroni-config.ts";
 import { descendants, postmasterPid } from "./processes.ts";
 
 const NODES = ["pg1", "pg2", "pg3"] as const;
 const APP = { username: "mailroom", password: "mailroom" };
-
-/** What the Patroni fault run needs on the machine: scripts/install-system-packages.sh installs it. */
-export function patroniMissing(): string | undefined {
-  const needed = ["/usr/bin/patroni", "/usr/bin/etcd", "/usr/sbin/haproxy", `${PG_BIN}/postgres`];
-  const missing = needed.filter((file) => !existsSync(file));
-  return missing.length > 0
-    ? `missing ${missing.join(", ")} (run scripts/install-system-packages.sh)`
-    : undefined;
-}
 
 /**
  * Three PostgreSQL 15 nodes under Patroni (etcd v3 as the DCS, `synchronous_mode` on), behind HAProxy: a
