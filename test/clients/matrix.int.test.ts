@@ -135,12 +135,14 @@ async function dkim(message: ReceivedMessage): Promise<string[]> {
 async function check(spec: ClientSpec): Promise<string[]> {
   const problems: string[] = [];
   for (const m of spec.messages) {
-    const got = await arrived(m.to[0] as string);
-    const wrong = differences(m, got, attachmentBytes);
-    const verdicts = await dkim(got);
-    if (JSON.stringify(verdicts) !== JSON.stringify([`pass ${DOMAIN}`]))
-      wrong.push(`DKIM ${verdicts.join(", ")}`);
-    if (wrong.length > 0) problems.push(`${m.kind}: ${wrong.join("; ")}`);
+    for (const recipient of [...m.to, ...m.cc, ...m.bcc]) {
+      const got = await arrived(recipient);
+      const wrong = differences(m, recipient, got, attachmentBytes);
+      const verdicts = await dkim(got);
+      if (JSON.stringify(verdicts) !== JSON.stringify([`pass ${DOMAIN}`]))
+        wrong.push(`DKIM ${verdicts.join(", ")}`);
+      if (wrong.length > 0) problems.push(`${m.kind}: ${wrong.join("; ")}`);
+    }
   }
   return problems;
 }

@@ -70,12 +70,19 @@ export function messagesFor(client: string, mode: string, attachment: Attachment
   ];
 }
 
-/** Every difference between what the client was asked to send and what the sink received. */
-export function differences(spec: MessageSpec, got: ReceivedMessage, attachment: Buffer): string[] {
+/**
+ * Every difference between what the client was asked to send and the copy the sink received for `recipient`:
+ * each recipient has its own envelope (its own VERP Return-Path, issue 26), so its own transaction.
+ */
+export function differences(
+  spec: MessageSpec,
+  recipient: string,
+  got: ReceivedMessage,
+  attachment: Buffer,
+): string[] {
   const problems: string[] = [];
-  const expectRecipients = [...spec.to, ...spec.cc, ...spec.bcc].sort();
-  if (JSON.stringify([...got.envelope.to].sort()) !== JSON.stringify(expectRecipients)) {
-    problems.push(`recipients ${JSON.stringify(got.envelope.to)}`);
+  if (JSON.stringify(got.envelope.to) !== JSON.stringify([recipient])) {
+    problems.push(`recipients ${JSON.stringify(got.envelope.to)} for ${recipient}`);
   }
   if (got.parsed.subject !== spec.subject) problems.push(`subject ${JSON.stringify(got.parsed.subject)}`);
   const text = (got.parsed.text ?? "").replace(/\r\n/g, "\n").trimEnd();
