@@ -1,5 +1,6 @@
 export {
   type AddressPolicy,
+  CLOUD_METADATA_ADDRESSES,
   createAddressPolicy,
   parseCidr,
   parseCidrList,

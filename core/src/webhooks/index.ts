@@ -16,6 +16,7 @@ export {
   type WebhookDispatcher,
   type WebhookDispatcherOptions,
 } from "./dispatcher.ts";
+export { createEndpointAccounts } from "./endpoint-accounts.ts";
 export { emitEvents } from "./outbox.ts";
 export {
   createWebhookHttpClient,
