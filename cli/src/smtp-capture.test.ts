@@ -19,7 +19,12 @@ describe("SMTP capture", () => {
     const { port } = busy.address() as { port: number };
     dir = await mkdtemp(path.join(os.tmpdir(), "mailroom-capture-"));
     await expect(
-      startSmtpCapture({ host: "127.0.0.1", port, inboxDir: path.join(dir, "inbox") }),
+      startSmtpCapture({
+        host: "127.0.0.1",
+        port,
+        inboxDir: path.join(dir, "inbox"),
+        ownerOf: async () => undefined,
+      }),
     ).rejects.toMatchObject({ code: "EADDRINUSE" });
   });
 });

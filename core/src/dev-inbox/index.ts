@@ -3,6 +3,7 @@ export {
   type InboxMessage,
   type InboxSummary,
   inboxMessageFile,
+  inboxOwnerFile,
   listInbox,
   newInboxMessageId,
   readInboxAttachment,

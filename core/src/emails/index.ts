@@ -21,6 +21,7 @@ export { MAX_HEADER_VALUE_LENGTH, MAX_RECIPIENTS } from "./limits.ts";
 export { cancelEmail, type EmailFilter, listEmails, rescheduleEmail } from "./log.ts";
 export {
   failUnsentEmailsOfKey,
+  findSendingEmailAccount,
   getEmail,
   loadAttachments,
   loadRawMessage,
