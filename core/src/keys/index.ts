@@ -11,7 +11,6 @@ export {
   KEY_PREFIX,
   type ParsedKey,
   parseKey,
-  redactKeys,
   secretMatches,
 } from "./format.ts";
 export { revokeKey } from "./revoke.ts";
