@@ -1,5 +1,5 @@
 import type { Pool } from "@mailroom/core/db";
-import { enqueueStreamWakeups } from "@mailroom/core/jobs";
+import { enqueueStreamBatch, enqueueStreamWakeups } from "@mailroom/core/jobs";
 import { type WorkerMetrics, withChildSpan, withSpanContinuing } from "@mailroom/core/telemetry";
 import {
   type ClaimedDelivery,
@@ -159,8 +159,8 @@ export function makeWebhookTasks(deps: WebhookTaskDeps): WebhookTasks {
 
   /**
    * Runs a job's streams within the account's share of this worker (see webhook-share.ts). Streams handed
-   * to the account's running jobs live in memory only, so each gets a wake-up job `HANDOVER_SAFETY_MS` later
-   * should this worker die first (found idle when they were drained meanwhile); a stream whose endpoint had
+   * to the account's running jobs live in memory only, so they get one job `HANDOVER_SAFETY_MS` later should
+   * this worker die first (it finds them idle when they were drained meanwhile); a stream whose endpoint had
    * its share in flight, or a job that could neither run nor hand over, is woken `deferMs` later.
    */
   const deliver: Task<"webhook_deliver"> = (payload, helpers) =>
@@ -180,7 +180,15 @@ export function makeWebhookTasks(deps: WebhookTaskDeps): WebhookTasks {
         (stream) => overLimit.push(stream),
       );
       span.setAttribute("mailroom.share", outcome);
-      if (outcome === "handed_over") await wakeLater(streams, HANDOVER_SAFETY_MS);
+      // One job for the whole batch, not one per stream: a busy account hands over often.
+      if (outcome === "handed_over") {
+        await enqueueStreamBatch(
+          deps.pool,
+          endpointId,
+          payload.streams,
+          new Date(clock().getTime() + HANDOVER_SAFETY_MS),
+        );
+      }
       if (outcome === "refused") await wakeLater(streams, deferMs);
       if (overLimit.length > 0) await wakeLater(overLimit, deferMs);
     });

@@ -234,15 +234,15 @@ const batchBody = fc.oneof(
 );
 
 /**
- * Inputs that answered 500 before issue 26, kept as fixed cases that run first on every seed: a NUL in a
- * template's name or in its variables' names and values reached Postgres.
+ * Inputs that answered 500 before issue 26 (its probe found them; these generators can reach them), kept
+ * as fixed cases that run first on every seed: a NUL in a template's name or in its variables' names and
+ * values reached Postgres.
  */
 const BASE = { from: "a@acme.test", to: "b@example.test" };
 const COUNTEREXAMPLES: Input[] = [
   [JSON.stringify({ ...BASE, template: { name: "t\u0000" } }), {}],
   [JSON.stringify({ ...BASE, template: { name: "t", variables: { "a\u0000": "v" } } }), {}],
   [JSON.stringify({ ...BASE, template: { name: "t", variables: { a: ["v\u0000"] } } }), {}],
-  [JSON.stringify({ ...BASE, subject: "s", text: "t", tags: [{ name: "t", value: "\ud800" }] }), {}],
 ];
 
 describe("hostile bodies (property test)", () => {
