@@ -253,7 +253,8 @@ describe("hostile bodies (property test)", () => {
       corpus: [42],
       examples: COUNTEREXAMPLES,
     });
-  });
+    // Seeds run one after another in this test (FUZZ_ROUNDS adds more): far more than the default 30 s.
+  }, 300_000);
 
   it("POST /v1/send/batch never answers 5xx, and always the error shape on 4xx", async () => {
     await fuzz("POST /v1/send/batch", checkBatch, fc.tuple(batchBody, hostileHeaders), {
@@ -261,7 +262,7 @@ describe("hostile bodies (property test)", () => {
       corpus: [42],
       examples: COUNTEREXAMPLES.map(([body, headers]): Input => [`[${body}]`, headers]),
     });
-  });
+  }, 300_000);
 
   it("reached the database: a fair share of the bodies were accepted", () => {
     // The corpus alone accepts dozens: the floor holds on any fresh seed.
