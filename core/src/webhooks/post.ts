@@ -111,6 +111,7 @@ export function createWebhookHttpClient(options: WebhookHttpClientOptions = {}) 
         socket.once(secure ? "secureConnect" : "connect", up);
       });
       request.on("finish", () => {
+        if (settled) return;
         timers.push(
           setTimeout(() => {
             if (!answered) giveUp(`no answer within ${firstByteMs} ms`);
