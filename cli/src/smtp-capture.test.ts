@@ -20,14 +20,24 @@ describe("SMTP capture", () => {
     const { port } = busy.address() as { port: number };
     dir = await mkdtemp(path.join(os.tmpdir(), "mailroom-capture-"));
     await expect(
-      startSmtpCapture({ host: "127.0.0.1", port, inboxDir: path.join(dir, "inbox") }),
+      startSmtpCapture({
+        host: "127.0.0.1",
+        port,
+        inboxDir: path.join(dir, "inbox"),
+        ownerOf: async () => undefined,
+      }),
     ).rejects.toMatchObject({ code: "EADDRINUSE" });
   });
 
   it("survives a client that resets its connection, and captures the next message", async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), "mailroom-capture-"));
     const inboxDir = path.join(dir, "inbox");
-    const capture = await startSmtpCapture({ host: "127.0.0.1", port: 0, inboxDir });
+    const capture = await startSmtpCapture({
+      host: "127.0.0.1",
+      port: 0,
+      inboxDir,
+      ownerOf: async () => undefined,
+    });
     try {
       await new Promise<void>((resolve, reject) => {
         const socket = connect({ host: "127.0.0.1", port: capture.port });

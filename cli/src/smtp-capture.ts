@@ -1,7 +1,8 @@
-import { createWriteStream } from "node:fs";
-import { mkdir, rename } from "node:fs/promises";
-import { pipeline } from "node:stream/promises";
-import { inboxMessageFile, newInboxMessageId } from "@mailroom/core/dev-inbox";
+import { mkdir, rename, writeFile } from "node:fs/promises";
+import { buffer } from "node:stream/consumers";
+import type { Queryable } from "@mailroom/core/db";
+import { inboxMessageFile, inboxOwnerFile, newInboxMessageId } from "@mailroom/core/dev-inbox";
+import { findSendingEmailAccount } from "@mailroom/core/emails";
 import { listenSmtpServer } from "@mailroom/smtp";
 import { SMTPServer } from "smtp-server";
 
@@ -10,14 +11,32 @@ export interface SmtpCapture {
   close(): Promise<void>;
 }
 
+/** The Message-ID header of a raw message (its header block only), if it has one. */
+export function messageIdOf(raw: Buffer): string | undefined {
+  const end = raw.indexOf("\r\n\r\n");
+  const headers = raw.subarray(0, end < 0 ? raw.length : end).toString("latin1");
+  return /^message-id[ \t]*:[ \t]*(<[^>\r\n]*>)/im.exec(headers)?.[1];
+}
+
+/** The capture's owner lookup: the account of the email being sent under the message's Message-ID. */
+export function ownerByMessageId(db: Queryable): (raw: Buffer) => Promise<string | undefined> {
+  return async (raw) => {
+    const messageId = messageIdOf(raw);
+    return messageId ? findSendingEmailAccount(db, messageId) : undefined;
+  };
+}
+
 /**
  * The local run's mail sink: a real SMTP server on loopback that accepts every message and writes it, as
- * received, to `<inboxDir>/<time>-<n>.eml` (the dev inbox the console shows). Nothing is relayed anywhere.
+ * received, to `<inboxDir>/<time>-<n>.eml` (the dev inbox the console shows), with `<…>.owner` naming the
+ * account `ownerOf` finds for it (none: the message is shown to nobody). Nothing is relayed anywhere.
  */
 export async function startSmtpCapture(options: {
   host: string;
   port: number;
   inboxDir: string;
+  /** The account whose email this is (the worker is handing it over now), found by its Message-ID. */
+  ownerOf: (raw: Buffer) => Promise<string | undefined>;
   onMessage?: (file: string) => void;
 }): Promise<SmtpCapture> {
   await mkdir(options.inboxDir, { recursive: true });
@@ -34,9 +53,15 @@ export async function startSmtpCapture(options: {
       const id = newInboxMessageId(new Date(), counter);
       const final = inboxMessageFile(options.inboxDir, id);
       const partial = `${final}.part`;
-      // Written under a temporary name and renamed, so a reader never sees half a message.
-      pipeline(stream, createWriteStream(partial))
-        .then(() => rename(partial, final))
+      // The owner first, then the message under a temporary name renamed into place: a reader never sees
+      // half a message, nor a message without its owner. Before the 250, while the email is `sending`.
+      buffer(stream)
+        .then(async (raw) => {
+          const owner = await options.ownerOf(raw);
+          if (owner !== undefined) await writeFile(inboxOwnerFile(options.inboxDir, id), owner);
+          await writeFile(partial, raw);
+          await rename(partial, final);
+        })
         .then(
           () => {
             options.onMessage?.(final);

@@ -1,9 +1,10 @@
 import { h } from "./dom.ts";
+import { inertHtml } from "./inert-html.ts";
 
 /**
  * The only place email HTML is shown: an iframe with an empty `sandbox` (no scripts, forms, popups, plugins,
  * top navigation, and an opaque origin, so nothing in it can reach the console's origin), filled through
- * `srcdoc`. A CSP at the top of the document blocks all network by default (remote images, fonts, CSS
+ * `srcdoc`, its remote references removed first (inert-html.ts). A CSP at the top of the document blocks all network by default (remote images, fonts, CSS
  * imports, prefetches); `remoteImages` allows images only. The console's own CSP is inherited by the frame
  * as well, so inline scripts stay blocked even if the sandbox were lifted. CSS cannot leave the frame's box.
  */
@@ -16,10 +17,12 @@ export function emailFrame(html: string, remoteImages: boolean): HTMLIFrameEleme
     sandbox: "",
     referrerpolicy: "no-referrer",
   });
+  // The markup itself carries no remote reference (inertHtml): the CSP is the second line, not the first.
   frame.srcdoc =
     `<!doctype html><html><head><meta charset="utf-8">` +
     `<meta http-equiv="Content-Security-Policy" content="${policy}">` +
-    `<meta name="referrer" content="no-referrer"></head><body>${html}</body></html>`;
+    `<meta http-equiv="x-dns-prefetch-control" content="off">` +
+    `<meta name="referrer" content="no-referrer"></head><body>${inertHtml(html, remoteImages)}</body></html>`;
   return frame;
 }
 

@@ -669,13 +669,16 @@ $$;
 CREATE FUNCTION public.mailroom_webhook_record_failure(p_delivery_id uuid, p_endpoint_id uuid, p_stream text, p_attempt integer, p_at timestamp with time zone, p_duration_ms integer, p_status_code integer, p_excerpt text, p_error text, p_next_attempt_at timestamp with time zone, p_step integer) RETURNS void
     LANGUAGE plpgsql
     AS $$
+declare
+  v_answered timestamptz;
 begin
   -- Endpoint before delivery: the locking order of mailroom_webhook_record_successes.
-  update webhook_endpoints set failing_since = coalesce(failing_since, p_at) where id = p_endpoint_id;
+  update webhook_endpoints set failing_since = coalesce(failing_since, p_at) where id = p_endpoint_id
+  returning answered_2xx_at into v_answered;
   insert into webhook_attempts
     (delivery_id, endpoint_id, attempt, at, duration_ms, status_code, response_excerpt, error, next_attempt_at)
-  values (p_delivery_id, p_endpoint_id, p_attempt, p_at, p_duration_ms, p_status_code, p_excerpt, p_error,
-          p_next_attempt_at);
+  values (p_delivery_id, p_endpoint_id, p_attempt, p_at, p_duration_ms, p_status_code,
+          case when v_answered is not null then p_excerpt end, p_error, p_next_attempt_at);
   update webhook_deliveries
   set state = case when p_next_attempt_at is null then 'failed' else 'pending' end, attempts = attempts + 1,
       schedule_step = p_step, next_attempt_at = coalesce(p_next_attempt_at, next_attempt_at), lease_until = null,
@@ -698,10 +701,11 @@ CREATE FUNCTION public.mailroom_webhook_record_successes(p_ids uuid[], p_endpoin
     LANGUAGE plpgsql
     AS $$
 begin
-  -- The endpoint row is written only when a failure streak ends: writing it on every success would serialise
-  -- all deliveries to the endpoint on its row lock.
+  -- The endpoint row is written only when a failure streak ends or on its first 2xx: writing it on every
+  -- success would serialise all deliveries to the endpoint on its row lock.
   perform 1 from webhook_endpoints
-  where id = any(p_endpoint_ids) and failing_since is not null order by id for update;
+  where id = any(p_endpoint_ids) and (failing_since is not null or answered_2xx_at is null)
+  order by id for update;
   perform 1 from webhook_deliveries where id = any(p_ids) order by id for update;
   insert into webhook_attempts (delivery_id, endpoint_id, attempt, at, duration_ms, status_code, response_excerpt)
   select u.id, d.endpoint_id, u.attempt, u.at, u.duration_ms, u.status_code, u.excerpt
@@ -714,8 +718,8 @@ begin
   from unnest(p_ids, p_at, p_status_codes) as u(id, at, status_code)
   -- `any(p_ids)` too: a primary-key lookup even when the statistics of a table that just grew are stale.
   where d.id = u.id and d.id = any(p_ids);
-  update webhook_endpoints set failing_since = null
-  where id = any(p_endpoint_ids) and failing_since is not null;
+  update webhook_endpoints set failing_since = null, answered_2xx_at = coalesce(answered_2xx_at, now())
+  where id = any(p_endpoint_ids) and (failing_since is not null or answered_2xx_at is null);
 end
 $$;
 
@@ -1034,6 +1038,7 @@ CREATE TABLE public.webhook_endpoints (
     failing_since timestamp with time zone,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    answered_2xx_at timestamp with time zone,
     CONSTRAINT webhook_endpoints_account_check CHECK ((account ~ '^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$'::text)),
     CONSTRAINT webhook_endpoints_check CHECK ((enabled OR (disabled_reason IS NOT NULL))),
     CONSTRAINT webhook_endpoints_description_check CHECK (((description IS NULL) OR (length(description) <= 1024))),

@@ -8,7 +8,7 @@ import { createApiMetrics, createLogger } from "@mailroom/core/telemetry";
 import { ensureLocalCertificates } from "@mailroom/core/tls";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { startApiServer } from "../../api/src/index.ts";
-import { startSmtpCapture } from "../../cli/src/smtp-capture.ts";
+import { ownerByMessageId, startSmtpCapture } from "../../cli/src/smtp-capture.ts";
 import { createTestDatabase, type TestDatabase } from "../support/db.ts";
 import { httpsRequest } from "../support/https.ts";
 import { startWorkerStack, TEST_KEK } from "../support/stack.ts";
@@ -47,7 +47,12 @@ export async function startConsoleStack(env: Record<string, string> = {}): Promi
   const inboxDir = path.join(dir, "inbox");
   await mkdir(inboxDir);
   const db = await createTestDatabase();
-  const capture = await startSmtpCapture({ host: "127.0.0.1", port: 0, inboxDir });
+  const capture = await startSmtpCapture({
+    host: "127.0.0.1",
+    port: 0,
+    inboxDir,
+    ownerOf: ownerByMessageId(db.pool),
+  });
   const worker = await startWorkerStack(db, `smtp://127.0.0.1:${capture.port}`, env);
   const tls = await ensureLocalCertificates(path.join(dir, "tls"), ["localhost", "127.0.0.1"]);
   const config = loadConfig({
@@ -100,11 +105,14 @@ export async function startConsoleStack(env: Record<string, string> = {}): Promi
 }
 
 /** Debian's Chromium, headless, with a fresh profile; the local CA is not trusted, so TLS errors are ignored. */
-export async function launchChromium(): Promise<{ browser: Browser; close(): Promise<void> }> {
+export async function launchChromium(
+  extraArgs: string[] = [],
+): Promise<{ browser: Browser; close(): Promise<void> }> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
     args: [
+      ...extraArgs,
       "--headless",
       "--no-sandbox",
       "--disable-gpu",

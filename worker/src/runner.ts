@@ -32,6 +32,7 @@ export async function startWorker(
     retryPolicy: deps.config.webhooks.retryPolicy,
     allowedCidrs: deps.config.webhooks.allowedCidrs,
     timeoutMs: deps.config.webhooks.timeoutMs,
+    backgroundSlots: deps.config.worker.backgroundConcurrency,
     metrics: deps.metrics,
   });
   const lanes: Lane[] = [];

@@ -19,9 +19,11 @@ describe("console assets", () => {
     const html = assets.get("index.html")?.body.toString() ?? "";
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
     for (const [name, asset] of assets) {
-      expect(asset.body.toString(), name).not.toMatch(
-        /innerHTML|outerHTML|insertAdjacentHTML|document\.write/,
-      );
+      const text = asset.body.toString();
+      expect(text, name).not.toMatch(/(innerHTML|outerHTML)\s*=[^=]|insertAdjacentHTML|document\.write/);
+      // Only the email sanitiser parses and serialises markup: DOMParser's inert document, whose output goes
+      // nowhere but the sandboxed frame's srcdoc (issue 26).
+      if (name !== "inert-html.ts") expect(text, name).not.toMatch(/innerHTML|outerHTML|DOMParser/);
     }
   });
 

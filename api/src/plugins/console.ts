@@ -30,6 +30,8 @@ const SECURITY_HEADERS = {
   "x-frame-options": "DENY",
   "x-content-type-options": "nosniff",
   "referrer-policy": "no-referrer",
+  // No name an email links to is resolved ahead of a click (issue 26).
+  "x-dns-prefetch-control": "off",
   "cross-origin-opener-policy": "same-origin",
   "cross-origin-resource-policy": "same-origin",
   "permissions-policy": "camera=(), microphone=(), geolocation=(), payment=()",

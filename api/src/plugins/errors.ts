@@ -1,6 +1,7 @@
 import type { Socket } from "node:net";
 import { isDatabaseUnavailable } from "@mailroom/core/db";
 import { type ErrorCode, isMailroomError, MailroomError } from "@mailroom/core/errors";
+import { redactSecrets } from "@mailroom/core/telemetry";
 import type { ErrorObject } from "ajv";
 import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
 
@@ -36,7 +37,12 @@ export function sendError(reply: FastifyReply, error: MailroomError): FastifyRep
   const status = STATUS_BY_CODE[error.code];
   if (status === 401) reply.header("www-authenticate", 'Bearer realm="mailroom"');
   if (error.code === "service_unavailable") reply.header("retry-after", String(RETRY_AFTER_UNAVAILABLE));
-  return reply.code(status).type("application/json").send({ error: error.code, message: error.message });
+  // Messages may name what the client sent (a path segment): a key pasted there is not echoed back, as the
+  // log does not write it (the same redaction, which keeps only the key id the spec calls safe to log).
+  return reply
+    .code(status)
+    .type("application/json")
+    .send({ error: error.code, message: redactSecrets(error.message) });
 }
 
 /** What Node refused before any request existed, as the spec's error. */

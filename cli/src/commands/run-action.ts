@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Config } from "@mailroom/core/config";
-import { migrate } from "@mailroom/core/db";
+import { createPool, endPool, migrate } from "@mailroom/core/db";
 import { ensureLocalKek, loadKek } from "@mailroom/core/domains";
 import { createLogger, type Logger, startTracing } from "@mailroom/core/telemetry";
 import { ensureLocalCertificates, readTlsFiles } from "@mailroom/core/tls";
@@ -9,7 +9,7 @@ import { loadProgramConfig } from "../config.ts";
 import { openDatabase } from "../database.ts";
 import { say, step } from "../output.ts";
 import { startApiProgram, startSmtpProgram, startWorkerProgram } from "../programs.ts";
-import { startSmtpCapture } from "../smtp-capture.ts";
+import { ownerByMessageId, startSmtpCapture } from "../smtp-capture.ts";
 import { stopOnSignal } from "./lifecycle.ts";
 
 /** `mailroom run`: everything in one process, for local use. */
@@ -77,13 +77,20 @@ export async function runLocal(): Promise<void> {
         : []),
       `  ls ${shown(inboxDir)}/      # or open ${base}/console/#/inbox`,
       "",
-      "Local runs accept any from-domain. Ctrl-C stops everything; data stays in the data directory.",
+      `${fromDomainNote(config)} Ctrl-C stops everything; data stays in the data directory.`,
       "",
     ]
       .filter((l, i, all) => l !== "" || all[i - 1] !== "")
       .join("\n"),
   );
   stopOnSignal([stopAll]);
+}
+
+/** What the banner says about from-domains: what this run's configuration does, not what runs usually do. */
+export function fromDomainNote(config: Pick<Config, "sending">): string {
+  return config.sending.allowUnverifiedFrom
+    ? "This run accepts any from-domain (MAILROOM_ALLOW_UNVERIFIED_FROM=false requires verified domains)."
+    : "This run sends only from verified domains (MAILROOM_ALLOW_UNVERIFIED_FROM=false).";
 }
 
 async function startAll(config: Config, logger: Logger, stops: Array<() => Promise<void>>) {
@@ -97,10 +104,20 @@ async function startAll(config: Config, logger: Logger, stops: Array<() => Promi
   step(tls.created ? `created local TLS certificates in ${tlsDir}` : `using TLS certificates in ${tlsDir}`);
   const inboxDir = path.join(config.dataDir, "inbox");
   const smtpUrl = new URL(config.smtp.url);
-  const capture =
-    smtpUrl.hostname === "127.0.0.1" && Number(smtpUrl.port) === config.smtp.capturePort
-      ? await startSmtpCapture({ host: "127.0.0.1", port: config.smtp.capturePort, inboxDir })
-      : undefined;
+  const local = smtpUrl.hostname === "127.0.0.1" && Number(smtpUrl.port) === config.smtp.capturePort;
+  // The capture's own small pool: it looks up whose email each captured message is (the dev inbox is scoped).
+  const capturePool = local
+    ? createPool({ url: db.url, max: 2, applicationName: "mailroom-capture" })
+    : undefined;
+  if (capturePool) stops.push(() => endPool(capturePool));
+  const capture = capturePool
+    ? await startSmtpCapture({
+        host: "127.0.0.1",
+        port: config.smtp.capturePort,
+        inboxDir,
+        ownerOf: ownerByMessageId(capturePool),
+      })
+    : undefined;
   if (capture) stops.push(() => capture.close());
   const kek = await localKek(config);
   const worker = await startWorkerProgram(config, db.url, logger, kek);

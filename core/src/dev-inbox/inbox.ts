@@ -4,8 +4,10 @@ import PostalMime, { type Address, type Email } from "postal-mime";
 
 /**
  * The local run's captured mail: one `<id>.eml` file per message in one directory, written by the capture
- * SMTP server (`mailroom run`) and read by the API's dev-inbox routes. This module owns the directory's
- * format: file names, listing, parsing and deletion.
+ * SMTP server (`mailroom run`) and read by the API's dev-inbox routes, each with `<id>.owner` naming the
+ * account whose email it was. Every read is scoped to one account, as the rest of the API (issue 26): a
+ * message without an owner (one the capture could not attribute) is shown to nobody. This module owns the
+ * directory's format: file names, owners, listing, parsing and deletion.
  */
 
 const ID = /^[0-9A-Za-z-]{1,80}$/;
@@ -17,6 +19,20 @@ export function newInboxMessageId(at: Date, counter: number): string {
 
 export function inboxMessageFile(dir: string, id: string): string {
   return path.join(dir, `${id}.eml`);
+}
+
+/** The file naming the account a captured message belongs to (written before the message itself). */
+export function inboxOwnerFile(dir: string, id: string): string {
+  return path.join(dir, `${id}.owner`);
+}
+
+async function ownerOf(dir: string, id: string): Promise<string | undefined> {
+  try {
+    return (await readFile(inboxOwnerFile(dir, id), "utf8")).trim() || undefined;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
 }
 
 export interface InboxSummary {
@@ -44,9 +60,10 @@ function addresses(list: Address[] | undefined): string[] {
 
 async function parse(
   dir: string,
+  account: string,
   id: string,
 ): Promise<{ email: Email; raw: Buffer; receivedAt: Date } | undefined> {
-  if (!ID.test(id)) return undefined;
+  if (!ID.test(id) || (await ownerOf(dir, id)) !== account) return undefined;
   const file = inboxMessageFile(dir, id);
   try {
     const [raw, info] = await Promise.all([readFile(file), stat(file)]);
@@ -69,31 +86,38 @@ function summary(id: string, email: Email, raw: Buffer, receivedAt: Date): Inbox
   };
 }
 
-async function messageIds(dir: string): Promise<string[]> {
+async function messageIds(dir: string, account: string): Promise<string[]> {
   const names = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return [] as string[];
     throw error;
   });
-  return names
+  const ids = names
     .filter((n) => n.endsWith(".eml"))
     .map((n) => n.slice(0, -4))
-    .filter((id) => ID.test(id))
+    .filter((id) => ID.test(id));
+  const owners = await Promise.all(ids.map((id) => ownerOf(dir, id)));
+  return ids
+    .filter((_, i) => owners[i] === account)
     .sort()
     .reverse();
 }
 
-/** The newest `limit` messages, newest first. */
-export async function listInbox(dir: string, limit: number): Promise<InboxSummary[]> {
-  const ids = (await messageIds(dir)).slice(0, limit);
-  const parsed = await Promise.all(ids.map(async (id) => ({ id, found: await parse(dir, id) })));
+/** The account's newest `limit` messages, newest first. */
+export async function listInbox(dir: string, account: string, limit: number): Promise<InboxSummary[]> {
+  const ids = (await messageIds(dir, account)).slice(0, limit);
+  const parsed = await Promise.all(ids.map(async (id) => ({ id, found: await parse(dir, account, id) })));
   return parsed.flatMap(({ id, found }) =>
     found ? [summary(id, found.email, found.raw, found.receivedAt)] : [],
   );
 }
 
-/** One message, parsed; undefined when there is no such message (or the id could not name one). */
-export async function readInboxMessage(dir: string, id: string): Promise<InboxMessage | undefined> {
-  const found = await parse(dir, id);
+/** One of the account's messages, parsed; undefined when it has no such message (or the id names none). */
+export async function readInboxMessage(
+  dir: string,
+  account: string,
+  id: string,
+): Promise<InboxMessage | undefined> {
+  const found = await parse(dir, account, id);
   if (!found) return undefined;
   const { email, raw, receivedAt } = found;
   return {
@@ -111,17 +135,18 @@ export async function readInboxMessage(dir: string, id: string): Promise<InboxMe
 }
 
 /** The message exactly as it was received. */
-export async function readInboxRaw(dir: string, id: string): Promise<Buffer | undefined> {
-  return (await parse(dir, id))?.raw;
+export async function readInboxRaw(dir: string, account: string, id: string): Promise<Buffer | undefined> {
+  return (await parse(dir, account, id))?.raw;
 }
 
 /** One attachment's decoded bytes, name and type. */
 export async function readInboxAttachment(
   dir: string,
+  account: string,
   id: string,
   index: number,
 ): Promise<{ filename: string; contentType: string; content: Buffer } | undefined> {
-  const attachment = (await parse(dir, id))?.email.attachments[index];
+  const attachment = (await parse(dir, account, id))?.email.attachments[index];
   if (!attachment) return undefined;
   const content =
     typeof attachment.content === "string"
@@ -134,9 +159,14 @@ export async function readInboxAttachment(
   };
 }
 
-/** Deletes every captured message; answers how many. */
-export async function clearInbox(dir: string): Promise<number> {
-  const ids = await messageIds(dir);
-  await Promise.all(ids.map((id) => rm(inboxMessageFile(dir, id), { force: true })));
+/** Deletes every message of the account; answers how many. */
+export async function clearInbox(dir: string, account: string): Promise<number> {
+  const ids = await messageIds(dir, account);
+  await Promise.all(
+    ids.map(async (id) => {
+      await rm(inboxMessageFile(dir, id), { force: true });
+      await rm(inboxOwnerFile(dir, id), { force: true });
+    }),
+  );
   return ids.length;
 }

@@ -1,6 +1,7 @@
 export {
   clearInbox,
   inboxMessageFile,
+  inboxOwnerFile,
   listInbox,
   newInboxMessageId,
   readInboxAttachment,

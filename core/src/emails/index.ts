@@ -4,7 +4,7 @@ export { type AttemptResult, createDeliveryStore, type RecipientOutcome } from "
 export { getEmailDetail } from "./detail.ts";
 export { MAX_HEADER_VALUE_LENGTH, MAX_RECIPIENTS } from "./limits.ts";
 export { cancelEmail, listEmails, rescheduleEmail } from "./log.ts";
-export { loadAttachments, loadRawMessage, purgeIdempotencyKeys } from "./queries.ts";
+export { findSendingEmailAccount, loadAttachments, loadRawMessage, purgeIdempotencyKeys } from "./queries.ts";
 export { purgeExpiredEmails } from "./retention.ts";
 export { MAX_SUBJECT_LENGTH, validateScheduledAt } from "./send-request.ts";
 export { normalizeSubmittedMessage } from "./submitted-message.ts";

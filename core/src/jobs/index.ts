@@ -132,6 +132,23 @@ export async function enqueueStreamWakeups(
   );
 }
 
+/**
+ * One unkeyed `webhook_deliver` job for several streams of one endpoint at `runAt`, as the fan-out adds them:
+ * one job, however many streams (a safety net for streams a worker holds in memory, ADR 0027).
+ */
+export async function enqueueStreamBatch(
+  db: Queryable,
+  endpointId: string,
+  streams: readonly string[],
+  runAt: Date,
+): Promise<void> {
+  if (streams.length === 0) return;
+  await db.query(
+    `select mailroom_enqueue_webhook_deliver($1::uuid[], $2::jsonb[], $3::timestamptz[], $4::text[])`,
+    [[endpointId], [JSON.stringify(streams)], [runAt], [null]],
+  );
+}
+
 /** Adds a report's `process_report` job in the caller's transaction. */
 export async function enqueueProcessReport(db: Queryable, reportId: string): Promise<void> {
   await db.query(`select mailroom_enqueue_process_report($1::uuid)`, [reportId]);

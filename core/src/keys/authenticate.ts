@@ -8,7 +8,7 @@ import {
   verdictFrom,
 } from "../limits/rate-limit.ts";
 import { hashMatches, hashSecret, type ParsedKey, parseKey } from "./format.ts";
-import { type AuthLookup, findKeyForAuth, findKeysForAuthCounting } from "./store.ts";
+import { type AuthLookup, findKeyBySecret, findKeysForAuthCounting } from "./store.ts";
 import { type ApiKeyRecord, keyState, type Scope } from "./types.ts";
 
 // Compared against when the key id is unknown, so that case costs the same as a wrong secret.
@@ -70,7 +70,8 @@ export async function authenticateKey(
   now: Date = new Date(),
 ): Promise<ApiKeyRecord> {
   const parsed = presentedKey(authorization);
-  return decide(await findKeyForAuth(db, parsed.keyId), hashSecret(parsed.secret), now).key;
+  const presentedSha256 = hashSecret(parsed.secret);
+  return decide(await findKeyBySecret(db, parsed.keyId, presentedSha256), presentedSha256, now).key;
 }
 
 /** Throws `insufficient_scope` unless the key carries the scope. */

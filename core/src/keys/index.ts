@@ -7,6 +7,6 @@ export * from "./types.ts";
 
 // Used by tests only: knip's production run ignores `@internal`; its full run still requires a user.
 /** @internal */
-export { secretMatches } from "./format.ts";
+export { hashSecret, secretMatches } from "./format.ts";
 /** @internal */
-export { findKeyForAuth } from "./store.ts";
+export { findKeyForAuth, findKeysForAuthCounting } from "./store.ts";

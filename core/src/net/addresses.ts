@@ -34,15 +34,30 @@ function rangeOf(cidr: string): Range {
 const inAny = (address: Address, ranges: readonly Range[]) =>
   ranges.some(([net, prefix]) => net.kind() === address.kind() && address.match(net, prefix));
 
+/**
+ * Every cloud's instance metadata (and platform) service addresses, by provider: never contacted, whatever the
+ * allow-list says. IPv4 link-local (169.254.0.0/16) also covers AWS, GCP, Azure IMDS, OCI, DigitalOcean,
+ * Hetzner, OpenStack, IBM and Tencent; the rest are listed because they sit outside it (issue 26).
+ */
+export const CLOUD_METADATA_ADDRESSES: Readonly<Record<string, readonly string[]>> = {
+  aws: ["169.254.169.254", "169.254.170.2", "fd00:ec2::254"], // IMDS, ECS task metadata, IMDS over IPv6
+  gcp: ["169.254.169.254", "fd20:ce::254"],
+  azure: ["169.254.169.254", "168.63.129.16"], // IMDS; WireServer (a public address, reachable only in Azure)
+  oci: ["169.254.169.254", "192.0.0.192", "fd00:c1::a9fe:a9fe"],
+  alibaba: ["100.100.100.200"],
+  tencent: ["169.254.0.23"],
+  digitalocean: ["169.254.169.254"],
+  openstack: ["169.254.169.254"],
+};
+
 // Never contacted, whatever the allow-list says: cloud metadata, link-local, multicast, "this network".
 const ALWAYS_REFUSED = [
-  "169.254.0.0/16", // link-local, includes 169.254.169.254 and 169.254.170.2 (ECS)
-  "100.100.100.200/32", // Alibaba Cloud metadata
+  ...new Set(Object.values(CLOUD_METADATA_ADDRESSES).flat()),
+  "169.254.0.0/16", // link-local, includes most clouds' metadata services
   "0.0.0.0/8", // "this network": Linux connects 0.0.0.0 to localhost
   "224.0.0.0/4", // multicast
   "240.0.0.0/4", // reserved and broadcast
   "fe80::/10", // link-local
-  "fd00:ec2::254/128", // AWS metadata over IPv6
   "ff00::/8", // multicast
   "::/128", // unspecified
   // Local-use IPv4/IPv6 translation (RFC 8215): where the IPv4 sits depends on the translator's prefix

@@ -3,4 +3,4 @@ export { createAddressPolicy, parseCidrList } from "./addresses.ts";
 
 // Used by tests only: knip's production run ignores `@internal`; its full run still requires a user.
 /** @internal */
-export { parseCidr } from "./addresses.ts";
+export { CLOUD_METADATA_ADDRESSES, parseCidr } from "./addresses.ts";

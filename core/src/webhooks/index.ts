@@ -2,6 +2,7 @@
 export { getDelivery, getLastAttempt, listDeliveries, replayDelivery } from "./deliveries.ts";
 export { type ClaimedDelivery, fanOutEvents } from "./dispatch.ts";
 export { createWebhookDispatcher } from "./dispatcher.ts";
+export { createEndpointAccounts } from "./endpoint-accounts.ts";
 export { createWebhookHttpClient, type PostResult, type WebhookHttpClient } from "./post.ts";
 export { purgeExpiredWebhookEvents } from "./retention.ts";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./schedule.ts";

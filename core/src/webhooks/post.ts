@@ -3,7 +3,16 @@ import https from "node:https";
 import type { DeliveryTarget } from "./ssrf.ts";
 
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 15_000;
-const EXCERPT_CHARS = 1024;
+/** A receiver that does not take the connection within this long holds no slot longer (issue 26). */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 3_000;
+/** Nor one that takes the request and sends no status line within this long after it. */
+export const DEFAULT_FIRST_BYTE_TIMEOUT_MS = 10_000;
+/**
+ * Of an answer, only this much is kept, and only its owner's concern: the excerpt is recorded for endpoints
+ * that have answered 2xx once (mailroom_webhook_record_failure), so a URL pointing at an internal service
+ * that never spoke the webhook protocol reads nothing of it back through the deliveries API (ADR 0027).
+ */
+const EXCERPT_CHARS = 256;
 // Read at most this much of an answer: enough to reuse the connection, too little to be a memory sink.
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
@@ -12,7 +21,13 @@ export interface PostResult {
   statusCode?: number;
   retryAfter?: string;
   responseExcerpt?: string;
+  /**
+   * What went wrong, worded for the receiver's owner, who reads it through the API: a class of failure, never
+   * an address, a port's state or a resolver's answer (ADR 0027).
+   */
   error?: string;
+  /** The underlying error, for the worker's log only (the operator's), never stored. */
+  detail?: string;
   durationMs: number;
 }
 
@@ -23,9 +38,25 @@ export interface WebhookHttpClient {
   close(): void;
 }
 
-/** An HTTP(S) client for deliveries with keep-alive pools and a whole-request timeout (default 15 s). */
-export function createWebhookHttpClient(options: { timeoutMs?: number; maxSockets?: number } = {}) {
+export interface WebhookHttpClientOptions {
+  /** Whole request (default 15 s). */
+  timeoutMs?: number;
+  /** Until the connection is up (default 3 s; a kept-alive one is up already). */
+  connectTimeoutMs?: number;
+  /** From the request's last byte to the answer's status line (default 10 s). */
+  firstByteTimeoutMs?: number;
+  maxSockets?: number;
+}
+
+/**
+ * An HTTP(S) client for deliveries with keep-alive pools and three timeouts: connect (3 s), first byte of the
+ * answer (10 s) and the whole request (15 s), so a receiver that accepts and never answers holds a worker's
+ * slot briefly.
+ */
+export function createWebhookHttpClient(options: WebhookHttpClientOptions = {}) {
   const timeoutMs = options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
+  const connectMs = Math.min(timeoutMs, options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
+  const firstByteMs = Math.min(timeoutMs, options.firstByteTimeoutMs ?? DEFAULT_FIRST_BYTE_TIMEOUT_MS);
   const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 256 };
   const httpAgent = new http.Agent(agentOptions);
   const httpsAgent = new https.Agent(agentOptions);
@@ -36,11 +67,18 @@ export function createWebhookHttpClient(options: { timeoutMs?: number; maxSocket
     const elapsed = () => Math.round(performance.now() - started);
     return new Promise((resolve) => {
       let settled = false;
+      let connected = false;
+      let answered = false;
+      const timers: NodeJS.Timeout[] = [];
       const finish = (result: Omit<PostResult, "durationMs">) => {
         if (settled) return;
         settled = true;
-        clearTimeout(timer);
+        for (const t of timers) clearTimeout(t);
         resolve({ ...result, durationMs: elapsed() });
+      };
+      const giveUp = (error: string) => {
+        request.destroy();
+        finish({ error, detail: error });
       };
       const request = (secure ? https : http).request({
         agent: secure ? httpsAgent : httpAgent,
@@ -59,12 +97,37 @@ export function createWebhookHttpClient(options: { timeoutMs?: number; maxSocket
           "user-agent": "Mailroom-Webhooks/1",
         },
       });
-      const timer = setTimeout(() => {
-        request.destroy();
-        finish({ error: `timed out after ${timeoutMs} ms` });
-      }, timeoutMs);
-      request.on("error", (error) => finish({ error: error.message }));
+      timers.push(setTimeout(() => giveUp(`timed out after ${timeoutMs} ms`), timeoutMs));
+      request.on("socket", (socket) => {
+        const up = () => {
+          connected = true;
+        };
+        if (!socket.connecting) return up();
+        timers.push(
+          setTimeout(() => {
+            if (!connected) giveUp("could not connect");
+          }, connectMs),
+        );
+        socket.once(secure ? "secureConnect" : "connect", up);
+      });
+      request.on("finish", () => {
+        if (settled) return;
+        timers.push(
+          setTimeout(() => {
+            if (!answered) giveUp(`no answer within ${firstByteMs} ms`);
+          }, firstByteMs),
+        );
+      });
+      // Refused, reset, unreachable, a TLS failure: one wording, so an allow-listed range's port states and
+      // addresses do not read back through the API; the log keeps the cause.
+      request.on("error", (error) =>
+        finish({
+          error: connected ? "the connection failed before an answer" : "could not connect",
+          detail: error.message,
+        }),
+      );
       request.on("response", (response) => {
+        answered = true;
         const chunks: Buffer[] = [];
         let size = 0;
         const done = () =>

@@ -1,8 +1,9 @@
 import type { Pool } from "@mailroom/core/db";
-import { enqueueStreamWakeups } from "@mailroom/core/jobs";
+import { enqueueStreamBatch, enqueueStreamWakeups } from "@mailroom/core/jobs";
 import { type WorkerMetrics, withChildSpan, withSpanContinuing } from "@mailroom/core/telemetry";
 import {
   type ClaimedDelivery,
+  createEndpointAccounts,
   createSsrfGuard,
   createWebhookDispatcher,
   createWebhookHttpClient,
@@ -19,6 +20,7 @@ import {
 } from "@mailroom/core/webhooks";
 import type { JobHelpers, Task } from "graphile-worker";
 import { makeWebhookFanoutTask } from "./webhook-fanout.ts";
+import { createWebhookShare, defaultShareLimits, type WebhookShareLimits } from "./webhook-share.ts";
 
 /** What the webhook tasks need; every setting has the production default. */
 export interface WebhookTaskDeps {
@@ -30,6 +32,17 @@ export interface WebhookTaskDeps {
   resolve?: HostResolver;
   /** Whole-request timeout (default 15 s). */
   timeoutMs?: number;
+  /** Connect and first-byte timeouts (defaults 3 s and 10 s, see createWebhookHttpClient). */
+  connectTimeoutMs?: number;
+  firstByteTimeoutMs?: number;
+  /**
+   * The worker's background slots (MAILROOM_WORKER_BACKGROUND_CONCURRENCY): an account's jobs hold at most a
+   * quarter of them, unless `fairness` says otherwise.
+   */
+  backgroundSlots?: number;
+  fairness?: Partial<WebhookShareLimits>;
+  /** How much later a stream whose endpoint had its share in flight is tried again (default 2 s). */
+  deferMs?: number;
   /** Attempts per stream before a job hands it to a fresh job, so a busy stream cannot hog a worker. */
   batchSize?: number;
   /** Streams one job sends to at the same time (default 16). */
@@ -38,6 +51,9 @@ export interface WebhookTaskDeps {
   /** Attempt, latency and disabled-endpoint series; the worker program passes its own. */
   metrics?: Pick<WorkerMetrics, "webhookAttempts" | "webhookDuration" | "webhookEndpointsDisabled">;
 }
+
+// Longer than a handed-over stream normally waits in memory; only a crashed worker's leftovers need it.
+const HANDOVER_SAFETY_MS = 60_000;
 
 export interface WebhookTasks {
   taskList: { webhook_fanout: Task<"webhook_fanout">; webhook_deliver: Task<"webhook_deliver"> };
@@ -69,8 +85,9 @@ async function attempt(
       },
     );
   } catch (error) {
+    // Whether the name resolves, and to what, is not the tenant's to learn through the API (ADR 0027).
     if (error instanceof WebhookTargetRefusedError)
-      return { error: `refused: ${error.message}`, durationMs: 0 };
+      return { error: "refused: not an allowed target", detail: error.message, durationMs: 0 };
     throw error;
   }
 }
@@ -88,12 +105,24 @@ export function makeWebhookTasks(deps: WebhookTaskDeps): WebhookTasks {
     allowedCidrs: deps.allowedCidrs ?? [],
     ...(deps.resolve ? { resolve: deps.resolve } : {}),
   });
-  const http = createWebhookHttpClient(deps.timeoutMs === undefined ? {} : { timeoutMs: deps.timeoutMs });
+  const http = createWebhookHttpClient({
+    ...(deps.timeoutMs === undefined ? {} : { timeoutMs: deps.timeoutMs }),
+    ...(deps.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: deps.connectTimeoutMs }),
+    ...(deps.firstByteTimeoutMs === undefined ? {} : { firstByteTimeoutMs: deps.firstByteTimeoutMs }),
+  });
   // The lease outlives the slowest attempt (timeout plus resolution and bookkeeping).
   const leaseMs = (deps.timeoutMs ?? 15_000) + 30_000;
   const perStream = deps.batchSize ?? 50;
   const parallel = deps.streamsInParallel ?? 16;
   const clock = deps.now ?? (() => new Date());
+  const share = createWebhookShare({
+    ...defaultShareLimits(deps.backgroundSlots ?? 8, parallel),
+    ...deps.fairness,
+  });
+  const accountOf = createEndpointAccounts(deps.pool);
+  const deferMs = deps.deferMs ?? 2_000;
+  const wakeLater = (streams: readonly WebhookStream[], ms: number) =>
+    enqueueStreamWakeups(deps.pool, streams, new Date(clock().getTime() + ms));
   // Shared by every job of this worker: streams sent to at the same time share claim and record statements.
   const dispatcher = createWebhookDispatcher(deps.pool, { leaseMs, policy, now: clock });
 
@@ -116,7 +145,7 @@ export function makeWebhookTasks(deps: WebhookTaskDeps): WebhookTasks {
         if (outcome.kind === "disable_endpoint") deps.metrics?.webhookEndpointsDisabled.inc();
         if (outcome.kind !== "succeeded") {
           helpers.logger.info(
-            `webhook delivery ${delivery.id} attempt failed (${result.statusCode ?? result.error}): ${outcome.kind}`,
+            `webhook delivery ${delivery.id} attempt failed (${result.statusCode ?? result.detail ?? result.error}): ${outcome.kind}`,
           );
         }
         return outcome;
@@ -128,16 +157,40 @@ export function makeWebhookTasks(deps: WebhookTaskDeps): WebhookTasks {
     await enqueueStreamWakeups(deps.pool, [stream]);
   }
 
+  /**
+   * Runs a job's streams within the account's share of this worker (see webhook-share.ts). Streams handed
+   * to the account's running jobs live in memory only, so they get one job `HANDOVER_SAFETY_MS` later should
+   * this worker die first (it finds them idle when they were drained meanwhile); a stream whose endpoint had
+   * its share in flight, or a job that could neither run nor hand over, is woken `deferMs` later.
+   */
   const deliver: Task<"webhook_deliver"> = (payload, helpers) =>
     withChildSpan("webhook_deliver", undefined, async (span) => {
-      span.setAttribute("mailroom.webhook_endpoint_id", payload.endpointId);
-      const queue = [...payload.streams];
-      const lane = async () => {
-        for (let stream = queue.shift(); stream !== undefined; stream = queue.shift()) {
-          await drain({ endpointId: payload.endpointId, stream }, helpers);
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(parallel, queue.length) }, lane));
+      const { endpointId } = payload;
+      span.setAttribute("mailroom.webhook_endpoint_id", endpointId);
+      const account = await accountOf(endpointId);
+      // A deleted endpoint took its deliveries with it: nothing to send.
+      if (account === undefined) return;
+      const streams = payload.streams.map((stream) => ({ endpointId, stream }));
+      const overLimit: WebhookStream[] = [];
+      const outcome = await share.run(
+        account,
+        streams,
+        parallel,
+        (stream) => drain(stream, helpers),
+        (stream) => overLimit.push(stream),
+      );
+      span.setAttribute("mailroom.share", outcome);
+      // One job for the whole batch, not one per stream: a busy account hands over often.
+      if (outcome === "handed_over") {
+        await enqueueStreamBatch(
+          deps.pool,
+          endpointId,
+          payload.streams,
+          new Date(clock().getTime() + HANDOVER_SAFETY_MS),
+        );
+      }
+      if (outcome === "refused") await wakeLater(streams, deferMs);
+      if (overLimit.length > 0) await wakeLater(overLimit, deferMs);
     });
 
   return {

@@ -97,7 +97,11 @@ export function createDirectTransport(options: DirectTransportOptions): MailTran
     try {
       lease = await pool.acquire(domain, target);
     } catch (error) {
-      return { connected: false, results: toRecipientResults(envelope.to, { error: error as SmtpError }) };
+      return {
+        connected: false,
+        error: error as SmtpError,
+        results: toRecipientResults(envelope.to, { error: error as SmtpError }),
+      };
     }
     try {
       const info = await lease.send(envelope, message);
@@ -112,15 +116,22 @@ export function createDirectTransport(options: DirectTransportOptions): MailTran
 
   /**
    * The recipients `to` at one address: one transaction per envelope sender (per recipient under VERP), one
-   * after another on the domain's pooled sessions; `connected` is false when no session could be had there.
+   * after another on the domain's pooled sessions; `connected` is false when no session could be had there,
+   * and then the remaining envelopes share that failure rather than each waiting out a connect timeout.
    */
   async function attempt(domain: string, target: SessionTarget, message: OutboundMessage, to: string[]) {
     const results: RecipientResult[] = [];
     let connected = false;
+    let unreachable: SmtpError | undefined;
     for (const envelope of envelopesOf(message, to)) {
+      if (unreachable) {
+        results.push(...toRecipientResults(envelope.to, { error: unreachable }));
+        continue;
+      }
       const outcome = await transaction(domain, target, envelope, message);
       results.push(...outcome.results);
       connected ||= outcome.connected;
+      if (!outcome.connected) unreachable = outcome.error;
     }
     return { connected, results };
   }

@@ -77,22 +77,22 @@ export function createRelayTransport(options: RelayTransportOptions): MailTransp
   async function attempt(
     envelope: { from: string; to: string[] },
     message: OutboundMessage,
-  ): Promise<{ outcome: Outcome; lost: boolean }> {
+  ): Promise<{ outcome: Outcome; lost: boolean; connected: boolean }> {
     let lease: Awaited<ReturnType<typeof pool.acquire>>;
     try {
       lease = await pool.acquire(RELAY, target);
     } catch (error) {
-      return { outcome: { error: error as SmtpError }, lost: false };
+      return { outcome: { error: error as SmtpError }, lost: false, connected: false };
     }
     try {
       const info = await lease.send(envelope, message);
       lease.release(true);
-      return { outcome: { info: info as unknown as SmtpSendInfo }, lost: false };
+      return { outcome: { info: info as unknown as SmtpSendInfo }, lost: false, connected: true };
     } catch (caught) {
       // After a failed transaction the session's state is unknown (MAIL FROM may still be open): drop it.
       lease.release(false);
       const error = caught as SmtpError;
-      return { outcome: { error }, lost: error.responseCode === undefined };
+      return { outcome: { error }, lost: error.responseCode === undefined, connected: true };
     }
   }
 
@@ -100,12 +100,19 @@ export function createRelayTransport(options: RelayTransportOptions): MailTransp
     async send(message) {
       const results: RecipientResult[] = [];
       // One transaction per envelope sender (per recipient under VERP), one after another on pooled sessions.
+      // A relay that cannot be reached fails the remaining envelopes at once, not one connect timeout each.
+      let unreachable: Outcome | undefined;
       for (const envelope of envelopesOf(message)) {
+        if (unreachable) {
+          results.push(...toRecipientResults(envelope.to, unreachable));
+          continue;
+        }
         let tried = await attempt(envelope, message);
         // A session lost mid-send (e.g. an idle one the relay had just closed) is tried once more on a new
         // one, as nodemailer's pool did (maxRequeues 1); a second loss is reported and the delivery's own
         // retry takes over rather than hammering a failing relay.
         if (tried.lost) tried = await attempt(envelope, message);
+        if (!tried.connected) unreachable = tried.outcome;
         results.push(...toRecipientResults(envelope.to, tried.outcome));
       }
       const byRecipient = new Map(results.map((r) => [r.recipient, r]));

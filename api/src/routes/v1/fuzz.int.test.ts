@@ -123,8 +123,8 @@ interface FuzzRequest {
 }
 
 /**
- * Inputs this suite once found answering 500, by operation, kept as fixed cases (run first on every seed).
- * Each was a NUL that reached Postgres (issue 26): in a description, a URL's path, a query value.
+ * Inputs that answered 500 before issue 26 (its probe found them; these generators can reach them), by
+ * operation, kept as fixed cases that run first on every seed. Each was a NUL that reached Postgres.
  */
 const COUNTEREXAMPLES: Record<string, FuzzRequest[]> = {
   "POST /v1/webhooks": [

@@ -39,11 +39,18 @@ let plain: FastifyInstance;
 let sendKey: string;
 let domainsKey: string;
 const id = newInboxMessageId(new Date("2026-11-24T05:00:00Z"), 1);
+const otherId = newInboxMessageId(new Date("2026-11-24T05:00:01Z"), 2);
+const orphanId = newInboxMessageId(new Date("2026-11-24T05:00:02Z"), 3);
 
 beforeAll(async () => {
   db = await createTestDatabase();
   dir = await mkdtemp(path.join(os.tmpdir(), "mailroom-inbox-"));
   await writeFile(path.join(dir, `${id}.eml`), MESSAGE);
+  await writeFile(path.join(dir, `${id}.owner`), "default");
+  // Another account's captured message, and one the capture could not attribute to anyone.
+  await writeFile(path.join(dir, `${otherId}.eml`), MESSAGE.replace("Café", "Rival"));
+  await writeFile(path.join(dir, `${otherId}.owner`), "rival");
+  await writeFile(path.join(dir, `${orphanId}.eml`), MESSAGE.replace("Café", "Orphan"));
   app = buildApp({
     config: loadConfig({}),
     pool: db.pool,
@@ -144,10 +151,31 @@ describe("/v1/dev-inbox", () => {
     await rm(path.join(dir, "..", `${path.basename(dir)}-outside.eml`));
   });
 
-  it("deletes every message", async () => {
+  it("shows each key its own account's mail only, and unattributed mail to nobody (issue 26)", async () => {
+    const rivalKey = await keyFor(db, "rival", ["send"]);
+    const mine = await injectAs(app, sendKey, "GET", "/v1/dev-inbox/messages");
+    expect(mine.json().data.map((m: { id: string }) => m.id)).toEqual([id]);
+    const theirs = await injectAs(app, rivalKey, "GET", "/v1/dev-inbox/messages");
+    expect(theirs.json().data.map((m: { id: string }) => m.id)).toEqual([otherId]);
+    for (const url of ["", "/raw", "/attachments/0"]) {
+      for (const [key, other] of [
+        [rivalKey, id],
+        [sendKey, otherId],
+        [sendKey, orphanId],
+        [rivalKey, orphanId],
+      ] as const) {
+        const res = await injectAs(app, key, "GET", `/v1/dev-inbox/messages/${other}${url}`);
+        expect(res.statusCode, `${other}${url}`).toBe(404);
+      }
+    }
+  });
+
+  it("deletes every message of the account, and only those", async () => {
     const response = await injectAs(app, sendKey, "DELETE", "/v1/dev-inbox/messages");
     expect(response.statusCode).toBe(204);
-    expect(await readdir(dir)).toEqual([]);
+    expect((await readdir(dir)).sort()).toEqual(
+      [`${orphanId}.eml`, `${otherId}.eml`, `${otherId}.owner`].sort(),
+    );
     expect((await injectAs(app, sendKey, "GET", `/v1/dev-inbox/messages/${id}`)).statusCode).toBe(404);
   });
 });

@@ -20,7 +20,7 @@ const notFound = (id: string) => new MailroomError("not_found", `No captured mes
 
 /**
  * /v1/dev-inbox (scope `send`): the mail a local run captured instead of delivering, for the console's dev
- * inbox. Registered only by `mailroom run` (`devInboxDir`); anywhere else the routes do not exist (404).
+ * inbox, each key seeing its own account's mail only (issue 26). Registered only by `mailroom run` (`devInboxDir`); anywhere else the routes do not exist (404).
  */
 export function devInboxRoutes(parent: FastifyInstance, dir: string): void {
   const app = parent.withTypeProvider<ApiTypeProvider>();
@@ -36,7 +36,9 @@ export function devInboxRoutes(parent: FastifyInstance, dir: string): void {
         response: { 200: inboxListSchema, ...errors },
       },
     },
-    async (request) => ({ data: await listInbox(dir, Number(request.query.limit ?? 50)) }),
+    async (request) => ({
+      data: await listInbox(dir, request.apiKey.account, Number(request.query.limit ?? 50)),
+    }),
   );
 
   app.get(
@@ -50,7 +52,7 @@ export function devInboxRoutes(parent: FastifyInstance, dir: string): void {
       },
     },
     async (request) => {
-      const message = await readInboxMessage(dir, request.params.id);
+      const message = await readInboxMessage(dir, request.apiKey.account, request.params.id);
       if (!message) throw notFound(request.params.id);
       return message;
     },
@@ -68,7 +70,7 @@ export function devInboxRoutes(parent: FastifyInstance, dir: string): void {
       },
     },
     async (request, reply) => {
-      const raw = await readInboxRaw(dir, request.params.id);
+      const raw = await readInboxRaw(dir, request.apiKey.account, request.params.id);
       if (!raw) throw notFound(request.params.id);
       return reply
         .type("message/rfc822")
@@ -90,7 +92,7 @@ export function devInboxRoutes(parent: FastifyInstance, dir: string): void {
     },
     async (request, reply) => {
       const { id, index } = request.params;
-      const attachment = await readInboxAttachment(dir, id, Number(index));
+      const attachment = await readInboxAttachment(dir, request.apiKey.account, id, Number(index));
       if (!attachment)
         throw new MailroomError("not_found", `No attachment ${index} in captured message ${id}.`);
       // Always a download, never rendered on this origin, whatever type the sender claimed.
@@ -112,7 +114,7 @@ export function devInboxRoutes(parent: FastifyInstance, dir: string): void {
       schema: { summary: "Delete every captured message (local runs only)", response: noContentResponses },
     },
     async (request, reply) => {
-      const deleted = await clearInbox(dir);
+      const deleted = await clearInbox(dir, request.apiKey.account);
       request.log.info({ deleted }, "dev inbox cleared");
       return reply.code(204).send(null);
     },

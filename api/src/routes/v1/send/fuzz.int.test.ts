@@ -234,15 +234,15 @@ const batchBody = fc.oneof(
 );
 
 /**
- * Inputs that answered 500 before issue 26, kept as fixed cases that run first on every seed: a NUL in a
- * template's name or in its variables' names and values reached Postgres.
+ * Inputs that answered 500 before issue 26 (its probe found them; these generators can reach them), kept
+ * as fixed cases that run first on every seed: a NUL in a template's name or in its variables' names and
+ * values reached Postgres.
  */
 const BASE = { from: "a@acme.test", to: "b@example.test" };
 const COUNTEREXAMPLES: Input[] = [
   [JSON.stringify({ ...BASE, template: { name: "t\u0000" } }), {}],
   [JSON.stringify({ ...BASE, template: { name: "t", variables: { "a\u0000": "v" } } }), {}],
   [JSON.stringify({ ...BASE, template: { name: "t", variables: { a: ["v\u0000"] } } }), {}],
-  [JSON.stringify({ ...BASE, subject: "s", text: "t", tags: [{ name: "t", value: "\ud800" }] }), {}],
 ];
 
 describe("hostile bodies (property test)", () => {
@@ -253,7 +253,8 @@ describe("hostile bodies (property test)", () => {
       corpus: [42],
       examples: COUNTEREXAMPLES,
     });
-  });
+    // Seeds run one after another in this test (FUZZ_ROUNDS adds more): far more than the default 30 s.
+  }, 300_000);
 
   it("POST /v1/send/batch never answers 5xx, and always the error shape on 4xx", async () => {
     await fuzz("POST /v1/send/batch", checkBatch, fc.tuple(batchBody, hostileHeaders), {
@@ -261,7 +262,7 @@ describe("hostile bodies (property test)", () => {
       corpus: [42],
       examples: COUNTEREXAMPLES.map(([body, headers]): Input => [`[${body}]`, headers]),
     });
-  });
+  }, 300_000);
 
   it("reached the database: a fair share of the bodies were accepted", () => {
     // The corpus alone accepts dozens: the floor holds on any fresh seed.
