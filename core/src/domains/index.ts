@@ -1,5 +1,6 @@
 export { createSenderAuthorizer, type SenderAuthorizer } from "./authorize.ts";
 export { findBounceDomainOwner } from "./bounce-domains.ts";
+export * from "./checks/index.ts";
 export { DecryptionError, decryptSecret, encryptSecret, generateKek, KEK_LENGTH } from "./crypto.ts";
 export {
   dkimRecordName,
