@@ -782,6 +782,21 @@ CREATE TABLE public.dkim_keys (
 );
 
 --
+-- Name: domain_checks; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.domain_checks (
+    domain_id uuid NOT NULL,
+    name text NOT NULL,
+    status text NOT NULL,
+    reason text NOT NULL,
+    checked_at timestamp with time zone NOT NULL,
+    since timestamp with time zone NOT NULL,
+    CONSTRAINT domain_checks_name_check CHECK ((name = ANY (ARRAY['SPF'::text, 'DKIM'::text, 'DMARC'::text, 'BounceMX'::text, 'ReverseDNS'::text, 'TLS'::text]))),
+    CONSTRAINT domain_checks_status_check CHECK ((status = ANY (ARRAY['pass'::text, 'fail'::text, 'unknown'::text])))
+);
+
+--
 -- Name: domain_dns_records; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1134,6 +1149,13 @@ ALTER TABLE ONLY public.dkim_keys
     ADD CONSTRAINT dkim_keys_pkey PRIMARY KEY (id);
 
 --
+-- Name: domain_checks domain_checks_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.domain_checks
+    ADD CONSTRAINT domain_checks_pkey PRIMARY KEY (domain_id, name);
+
+--
 -- Name: domain_dns_records domain_dns_records_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1308,6 +1330,12 @@ ALTER TABLE ONLY public.worker_heartbeats
 CREATE INDEX api_keys_account ON public.api_keys USING btree (account);
 
 --
+-- Name: domain_checks_failing; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX domain_checks_failing ON public.domain_checks USING btree (name) WHERE (status = 'fail'::text);
+
+--
 -- Name: domains_dkim_rotation_check; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1475,6 +1503,13 @@ CREATE TRIGGER template_versions_no_update BEFORE UPDATE ON public.template_vers
 
 ALTER TABLE ONLY public.dkim_keys
     ADD CONSTRAINT dkim_keys_domain_id_fkey FOREIGN KEY (domain_id) REFERENCES public.domains(id) ON DELETE CASCADE;
+
+--
+-- Name: domain_checks domain_checks_domain_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.domain_checks
+    ADD CONSTRAINT domain_checks_domain_id_fkey FOREIGN KEY (domain_id) REFERENCES public.domains(id) ON DELETE CASCADE;
 
 --
 -- Name: domain_dns_records domain_dns_records_domain_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -87,7 +87,7 @@ describe("PrometheusRule and Grafana dashboard", () => {
       await writeFile(path.join(dir, "rules.yaml"), stringify(rule.spec));
       await copyFile(PROMTOOL_TESTS, path.join(dir, "alerts.test.yaml"));
       const check = await promtool(["check", "rules", "rules.yaml"], dir);
-      expect(check.output).toContain("SUCCESS: 8 rules found");
+      expect(check.output).toContain("SUCCESS: 9 rules found");
       expect(check.code).toBe(0);
       const test = await promtool(["test", "rules", "alerts.test.yaml"], dir);
       expect(test.output).toContain("SUCCESS");
@@ -122,7 +122,7 @@ describe("PrometheusRule and Grafana dashboard", () => {
     const rules = (
       rule.spec.groups as Array<{ rules: Array<{ alert: string; annotations: { runbook: string } }> }>
     ).flatMap((g) => g.rules);
-    expect(rules).toHaveLength(8);
+    expect(rules).toHaveLength(9);
     const index = await readFile(path.join(REPO_ROOT, "docs/runbooks/README.md"), "utf8");
     for (const r of rules) {
       const file = r.annotations.runbook.split(" ")[0] ?? "";

@@ -9,6 +9,7 @@ export type ZoneRecord = (
   | { type: "MX"; exchange: string; priority: number }
   | { type: "A"; address: string }
   | { type: "AAAA"; address: string }
+  | { type: "PTR"; domain: string }
 ) & { ttl?: number };
 
 /** How the server misbehaves for a name: answer SERVFAIL or REFUSED, or never answer at all. */
@@ -36,6 +37,7 @@ const TYPE_CODES = {
   MX: Packet.TYPE.MX,
   A: Packet.TYPE.A,
   AAAA: Packet.TYPE.AAAA,
+  PTR: Packet.TYPE.PTR,
 } as const;
 // RFC 1035 §4.1.1 (dns2 has Packet.RCODE at run time, but its type declarations lack it).
 const RCODE = { SERVFAIL: 2, NXDOMAIN: 3, REFUSED: 5 } as const;
@@ -56,7 +58,9 @@ function toResource(question: dns2.Packet.Question, record: ZoneRecord): dns2.Pa
       ? { data: record.strings }
       : record.type === "MX"
         ? { exchange: record.exchange, priority: record.priority }
-        : { address: record.address };
+        : record.type === "PTR"
+          ? { domain: record.domain }
+          : { address: record.address };
   return Packet.createResourceFromQuestion(question, { ...base, ...data });
 }
 

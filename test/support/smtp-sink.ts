@@ -43,19 +43,20 @@ export async function startSmtpSink(
     answer: () => ({ code: 250 }),
     waitFor: (count, timeoutMs = 10_000) =>
       new Promise((resolve, reject) => {
-        const check = () => {
+        // Waiters are taken off at each message: one still short of `count` puts itself back.
+        const check = (): void => {
           if (messages.length >= count) {
             clearTimeout(timer);
             resolve(messages);
-            return true;
+          } else {
+            waiters.push(check);
           }
-          return false;
         };
         const timer = setTimeout(
           () => reject(new Error(`SMTP sink: ${messages.length}/${count} messages after ${timeoutMs} ms`)),
           timeoutMs,
         );
-        if (!check()) waiters.push(() => void check());
+        check();
       }),
     close: async () => {},
   };

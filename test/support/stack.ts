@@ -100,7 +100,7 @@ export async function startWorkerStack(
   db: TestDatabase,
   smtpUrl: string,
   env: Record<string, string> = {},
-  options: { logger?: Logger } = {},
+  options: { logger?: Logger; signerTtlMs?: number } = {},
 ): Promise<WorkerHandle & { metrics: WorkerMetrics }> {
   const config = loadConfig({ DATABASE_URL: db.url, MAILROOM_SMTP_URL: smtpUrl, ...env });
   const metrics = createWorkerMetrics();
@@ -111,7 +111,7 @@ export async function startWorkerStack(
       logger: options.logger ?? createLogger({ level: "silent", name: "test-worker" }),
       metrics,
       transport: createTransport(config),
-      signer: createSigner(db.pool, TEST_KEK),
+      signer: createSigner(db.pool, TEST_KEK, options.signerTtlMs),
       verpKey: deriveVerpKey(TEST_KEK),
       kek: TEST_KEK,
     },

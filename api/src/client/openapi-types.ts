@@ -751,6 +751,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "domain.check_failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The domain.check_failed event
+         * @description Sent to every enabled endpoint subscribed to `domain.check_failed`; retried with backoff until a 2xx.
+         */
+        post: operations["onDomainCheck_failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1064,6 +1084,24 @@ export interface components {
                 /** Format: date-time */
                 lastCheckedAt?: string | null;
             }[];
+            /** @description Compliance checks, re-evaluated at each verification (hourly, and on POST …/verify): SPF, DKIM, DMARC, BounceMX, ReverseDNS (direct mode), TLS (the relay's STARTTLS); empty before the first one */
+            checks: {
+                /** @enum {string} */
+                name: "SPF" | "DKIM" | "DMARC" | "BounceMX" | "ReverseDNS" | "TLS";
+                /**
+                 * @description unknown: not decidable now (a DNS outage, not configured, not applicable)
+                 * @enum {string}
+                 */
+                status: "pass" | "fail" | "unknown";
+                reason: string;
+                /** Format: date-time */
+                checkedAt: string;
+                /**
+                 * Format: date-time
+                 * @description Since when the check has had this status
+                 */
+                since: string;
+            }[];
         };
         Suppression: {
             /** @description Lower-cased recipient address */
@@ -1175,6 +1213,17 @@ export interface components {
             withdrawAt?: string;
             withdrawn?: string[];
             compromised?: boolean;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A compliance check of the domain that passed before and fails now */
+        DomainCheckEventData: {
+            /** Format: uuid */
+            domainId: string;
+            domain: string;
+            /** @enum {string} */
+            check: "SPF" | "DKIM" | "DMARC" | "BounceMX" | "ReverseDNS" | "TLS";
+            reason: string | null;
         } & {
             [key: string]: unknown;
         };
@@ -4522,7 +4571,7 @@ export interface operations {
                     /** @description https:// (or http://) receiver URL */
                     url: string;
                     /** @description Event types to send; empty or absent means all */
-                    events?: ("email.scheduled" | "email.queued" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed" | "email.canceled" | "email.complained" | "domain.verified" | "domain.failed" | "domain.dkim_rotation_started" | "domain.dkim_rotated" | "domain.dkim_key_withdrawn")[];
+                    events?: ("email.scheduled" | "email.queued" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed" | "email.canceled" | "email.complained" | "domain.verified" | "domain.failed" | "domain.dkim_rotation_started" | "domain.dkim_rotated" | "domain.dkim_key_withdrawn" | "domain.check_failed")[];
                     description?: string | null;
                     enabled?: boolean;
                 };
@@ -4903,7 +4952,7 @@ export interface operations {
                     /** @description https:// (or http://) receiver URL */
                     url?: string;
                     /** @description Event types to send; empty or absent means all */
-                    events?: ("email.scheduled" | "email.queued" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed" | "email.canceled" | "email.complained" | "domain.verified" | "domain.failed" | "domain.dkim_rotation_started" | "domain.dkim_rotated" | "domain.dkim_key_withdrawn")[];
+                    events?: ("email.scheduled" | "email.queued" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed" | "email.canceled" | "email.complained" | "domain.verified" | "domain.failed" | "domain.dkim_rotation_started" | "domain.dkim_rotated" | "domain.dkim_key_withdrawn" | "domain.check_failed")[];
                     description?: string | null;
                     enabled?: boolean;
                 };
@@ -6085,6 +6134,48 @@ export interface operations {
                     /** Format: date-time */
                     timestamp: string;
                     data: components["schemas"]["DkimRotationEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: the delivery succeeded */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer) is retried with backoff; a long failure disables the endpoint */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onDomainCheck_failed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every retry, so a receiver can drop duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse ones far from now */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures, one per active `whsec_` secret of the endpoint */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "domain.check_failed";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: components["schemas"]["DomainCheckEventData"];
                 };
             };
         };

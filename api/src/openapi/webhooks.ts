@@ -64,6 +64,18 @@ export const webhookComponents = {
       compromised: { type: "boolean" },
     },
   },
+  DomainCheckEventData: {
+    type: "object",
+    required: ["domainId", "domain", "check", "reason"],
+    additionalProperties: true,
+    description: "A compliance check of the domain that passed before and fails now",
+    properties: {
+      domainId: { type: "string", format: "uuid" },
+      domain: { type: "string" },
+      check: { type: "string", enum: ["SPF", "DKIM", "DMARC", "BounceMX", "ReverseDNS", "TLS"] },
+      reason: { type: ["string", "null"] },
+    },
+  },
   DkimSelector: {
     type: "object",
     required: ["selector", "algorithm"],
@@ -76,7 +88,9 @@ function eventOperation(type: (typeof WEBHOOK_EVENT_TYPES)[number]) {
     ? "Email"
     : type.startsWith("domain.dkim_")
       ? "DkimRotation"
-      : "Domain";
+      : type === "domain.check_failed"
+        ? "DomainCheck"
+        : "Domain";
   const operationId = `on${type
     .split(".")
     .map((part) => part[0]?.toUpperCase() + part.slice(1))

@@ -1,5 +1,6 @@
 // biome-ignore-all assist/source/organizeImports: the test-only exports below stay apart, tagged for knip.
 export { findBounceDomainOwner } from "./bounce-domains.ts";
+export * from "./checks/index.ts";
 export { formatTxtForZoneFile, type SigningKey } from "./dkim.ts";
 export { signMessageAsync } from "./dkim-sign.ts";
 export { ensureLocalKek, loadKek } from "./kek.ts";
@@ -31,3 +32,5 @@ export { buildDnsRecords } from "./records.ts";
 export { recordVerification } from "./store.ts";
 /** @internal */
 export type { RotationDeps } from "./rotation/run.ts";
+/** @internal */
+export { recordChecks } from "./checks/store.ts";

@@ -1,4 +1,6 @@
 import type { Pool } from "../db/pool.ts";
+import type { SendingPath } from "./checks/probes.ts";
+import { runChecks } from "./checks/run.ts";
 import type { RecordOptions } from "./records.ts";
 import { syncAdvisoryRecords } from "./records-sync.ts";
 import { claimDomainsDueForRecheck } from "./schedule.ts";
@@ -11,6 +13,8 @@ export interface RecheckDeps {
   lookup: LookupTxt;
   /** The current settings of the advisory records (SPF, MX); when given, a check first applies them. */
   records?: RecordOptions | undefined;
+  /** When given, the compliance checks (checks/) are evaluated and stored after each verification. */
+  sendingPath?: SendingPath | undefined;
 }
 
 /**
@@ -28,7 +32,11 @@ export async function verifyDomain(
     if (!current) return undefined;
   }
   const checks: RecordCheck[] = await checkRecords(deps.lookup, current.records);
-  return recordVerification(deps.db, domain.id, checks, now());
+  const outcome = await recordVerification(deps.db, domain.id, checks, now());
+  if (!outcome || !deps.sendingPath) return outcome;
+  await runChecks({ db: deps.db, lookup: deps.lookup, sendingPath: deps.sendingPath }, outcome.domain, now());
+  const checked = await getDomainById(deps.db, domain.id);
+  return checked ? { ...outcome, domain: checked } : undefined;
 }
 
 /**

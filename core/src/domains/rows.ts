@@ -1,5 +1,7 @@
 import { splitTxtValue } from "./dkim.ts";
 import type {
+  CheckName,
+  CheckStatus,
   DkimAlgorithm,
   DkimKeyInfo,
   DomainRecord,
@@ -17,6 +19,10 @@ export const DOMAIN_SELECT = `
         'public_key', k.public_key, 'created_at', k.created_at, 'state', k.state, 'served_at', k.served_at,
         'activated_at', k.activated_at, 'withdraw_at', k.withdraw_at) order by k.created_at, k.selector)
       from dkim_keys k where k.domain_id = d.id), '[]') as dkim_keys,
+    coalesce((select json_agg(json_build_object('name', c.name, 'status', c.status, 'reason', c.reason,
+        'checked_at', c.checked_at, 'since', c.since)
+        order by array_position(array['SPF', 'DKIM', 'DMARC', 'BounceMX', 'ReverseDNS', 'TLS'], c.name))
+      from domain_checks c where c.domain_id = d.id), '[]') as checks,
     coalesce((select json_agg(json_build_object('purpose', r.purpose, 'type', r.type, 'name', r.name,
         'value', r.value, 'required', r.required, 'status', r.status, 'reason', r.reason,
         'last_checked_at', r.last_checked_at)
@@ -48,6 +54,7 @@ export interface DomainRow {
     activated_at: string | null;
     withdraw_at: string | null;
   }[];
+  checks: { name: CheckName; status: CheckStatus; reason: string; checked_at: string; since: string }[];
   records: {
     purpose: RecordPurpose;
     type: RecordType;
@@ -97,6 +104,13 @@ export function toDomainRecord(row: DomainRow): DomainRecord {
     verifiedAt: row.verified_at,
     nextCheckAt: row.next_check_at,
     dkimKeys,
+    checks: row.checks.map((c) => ({
+      name: c.name,
+      status: c.status,
+      reason: c.reason,
+      checkedAt: new Date(c.checked_at),
+      since: new Date(c.since),
+    })),
     dkimRotation: {
       intervalDays: row.dkim_rotation_interval_days,
       nextRotationAt: nextRotationAt(row, dkimKeys),

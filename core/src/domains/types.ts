@@ -53,6 +53,21 @@ export interface DkimKeyInfo {
   withdrawAt: Date | null;
 }
 
+/** The compliance checks of a domain, each reported under its name (issue 29 item 2). */
+export const CHECK_NAMES = ["SPF", "DKIM", "DMARC", "BounceMX", "ReverseDNS", "TLS"] as const;
+export type CheckName = (typeof CHECK_NAMES)[number];
+/** `unknown`: not decidable now (a DNS outage, not configured, not applicable in this delivery mode). */
+export type CheckStatus = "pass" | "fail" | "unknown";
+
+/** A compliance check as stored: its verdict and reason, when it was made, and since when it holds. */
+export interface DomainCheck {
+  name: CheckName;
+  status: CheckStatus;
+  reason: string;
+  checkedAt: Date;
+  since: Date;
+}
+
 /** The domain's DKIM rotation settings and where it stands (rotation/). */
 export interface DkimRotationInfo {
   /** Scheduled rotation interval in days; 0: off. */
@@ -77,5 +92,7 @@ export interface DomainRecord {
   nextCheckAt: Date;
   dkimKeys: DkimKeyInfo[];
   dkimRotation: DkimRotationInfo;
+  /** The latest compliance checks, in CHECK_NAMES order; empty until the first verification. */
+  checks: DomainCheck[];
   records: DnsRecordState[];
 }

@@ -52,7 +52,8 @@ export type TaskName = keyof JobPayloads;
 
 /**
  * The periodic tasks and their schedules (cron syntax), run by graphile-worker's crontab in the worker's
- * background lane. Each run claims only what is due, so running often costs one indexed statement.
+ * background lane. The domain tasks claim only the domains that are due, so running them every minute costs
+ * one indexed statement when nothing is.
  */
 export const CRON_SCHEDULES = {
   purge_expired: "*/5 * * * *",

@@ -1,19 +1,20 @@
 import type { Registry } from "prom-client";
 import { Gauge } from "prom-client";
 import type { Queryable } from "../db/pool.ts";
-import { countDomainsByStatus } from "../domains/counts.ts";
+import { countDomainsByStatus, countFailingChecks } from "../domains/counts.ts";
 import { type Backlog, readBacklog } from "../emails/backlog.ts";
 import { countEndpointsByState, type EndpointCounts } from "../webhooks/counts.ts";
 
 interface StateSnapshot {
   backlog: Backlog;
   domains: Record<string, number>;
+  failingChecks: Record<string, number>;
   endpoints: EndpointCounts;
 }
 
 /**
- * Gauges of what the database holds: the mail backlog, domains by verification status and webhook
- * endpoints by state. They describe the whole installation, so one program (the worker) exports them; with
+ * Gauges of what the database holds: the mail backlog, domains by verification status, domains failing each
+ * compliance check and webhook endpoints by state. They describe the whole installation, so one program (the worker) exports them; with
  * several replicas each reports the same figure and alerts take `max`. Reads are shared by the gauges of
  * one scrape and cached for `minIntervalMs`, so many scrapers cost the database one query set at most that
  * often.
@@ -32,7 +33,13 @@ export function observeDatabaseState(
         readBacklog(db),
         countDomainsByStatus(db),
         countEndpointsByState(db),
-      ]).then(([backlog, domains, endpoints]) => ({ backlog, domains, endpoints }));
+        countFailingChecks(db),
+      ]).then(([backlog, domains, endpoints, failingChecks]) => ({
+        backlog,
+        domains,
+        endpoints,
+        failingChecks,
+      }));
       // A failed read is not kept: the next scrape tries again.
       snapshot.catch(() => {
         cached = undefined;
@@ -70,6 +77,16 @@ export function observeDatabaseState(
     async collect() {
       const { domains } = await read();
       for (const [status, n] of Object.entries(domains)) this.set({ status }, n);
+    },
+  });
+  new Gauge({
+    name: "mailroom_domain_checks_failing",
+    help: "Sending domains failing a compliance check, by check (SPF, DKIM, DMARC, BounceMX, ReverseDNS, TLS).",
+    labelNames: ["check"] as const,
+    registers: [registry],
+    async collect() {
+      const { failingChecks } = await read();
+      for (const [check, n] of Object.entries(failingChecks)) this.set({ check }, n);
     },
   });
   new Gauge({

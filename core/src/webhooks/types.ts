@@ -16,6 +16,8 @@ export const WEBHOOK_EVENT_TYPES = [
   "domain.dkim_rotation_started",
   "domain.dkim_rotated",
   "domain.dkim_key_withdrawn",
+  // A compliance check (core/src/domains/checks) went from pass to fail.
+  "domain.check_failed",
 ] as const;
 
 export type EndpointManager = "api" | "operator";

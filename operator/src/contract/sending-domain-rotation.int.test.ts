@@ -5,7 +5,13 @@
  * (core's rotateDomain) is run here directly against a real DNS server fed from the DNSEndpoint, as
  * external-dns would. Needs the fake's installCrd for the DNSEndpoint CRD, so skipped on a real cluster.
  */
-import { getDomain, makeTxtLookup, type RotationDeps, rotateDomain } from "@mailroom/core/domains";
+import {
+  getDomain,
+  makeTxtLookup,
+  type RotationDeps,
+  recordChecks,
+  rotateDomain,
+} from "@mailroom/core/domains";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { markDomainVerified } from "../../../test/support/db.ts";
 import { startDnsServer, type TestDnsServer } from "../../../test/support/dns-server.ts";
@@ -154,6 +160,42 @@ describe.skipIf(onCluster)("SendingDomain DKIM rotation", () => {
       expect((await getDomain(h.db.pool, h.namespace, "int.example.com"))?.dkimRotation.intervalDays).toBe(0);
       const d = await h.kube.customResources.SendingDomain.get(h.namespace, name);
       expect(cond(d, "DKIMRotation")?.message).toBe("scheduled rotation is off");
+    }, WAIT);
+  });
+});
+
+describe("SendingDomain compliance", () => {
+  it("reports the domain's checks as the Compliant condition, with a Warning when one fails", async () => {
+    h.startOperator({ resyncMs: 200 });
+    const name = h.name("cmp");
+    await h.kube.customResources.SendingDomain.create(
+      h.namespace,
+      sendingDomain(name, { domain: "cmp.example.com" }),
+    );
+    const get = () => h.kube.customResources.SendingDomain.get(h.namespace, name);
+    await vi.waitFor(async () => {
+      expect(cond(await get(), "Compliant")).toMatchObject({ status: "Unknown", reason: "NotChecked" });
+    }, WAIT);
+    const domain = await getDomain(h.db.pool, h.namespace, "cmp.example.com");
+    if (!domain) throw new Error("no domain");
+    const pass = (n: "SPF" | "DKIM" | "DMARC") => ({ name: n, status: "pass" as const, reason: "ok" });
+    await recordChecks(h.db.pool, domain, [pass("SPF"), pass("DKIM"), pass("DMARC")], new Date());
+    await vi.waitFor(async () => {
+      expect(cond(await get(), "Compliant")).toMatchObject({ status: "True", reason: "ChecksPass" });
+    }, WAIT);
+    await recordChecks(
+      h.db.pool,
+      domain,
+      [pass("SPF"), pass("DKIM"), { name: "DMARC", status: "fail", reason: "no DMARC record" }],
+      new Date(),
+    );
+    await vi.waitFor(async () => {
+      expect(cond(await get(), "Compliant")).toMatchObject({
+        status: "False",
+        reason: "CheckFailing",
+        message: "DMARC: no DMARC record",
+      });
+      expect((await events(name, "CheckFailing")).length).toBeGreaterThanOrEqual(1);
     }, WAIT);
   });
 });

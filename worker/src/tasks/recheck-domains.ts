@@ -1,4 +1,4 @@
-import { makeTxtLookup, recheckDueDomains } from "@mailroom/core/domains";
+import { makeTxtLookup, recheckDueDomains, sendingPathFrom } from "@mailroom/core/domains";
 import type { Task } from "graphile-worker";
 import "./types.ts";
 import type { WorkerDeps } from "../deps.ts";
@@ -6,13 +6,15 @@ import type { WorkerDeps } from "../deps.ts";
 /**
  * Every minute (CRON_SCHEDULES in core/src/jobs): rechecks the domains that are due — pending ones every ten minutes,
  * verified ones hourly — so a record that disappears is noticed and the domain stops being verified. The
- * transitions emit `domain.verified` / `domain.failed` in the same transaction.
+ * transitions emit `domain.verified` / `domain.failed` in the same transaction. Each check also re-evaluates
+ * the domain's compliance checks (SPF, DKIM, DMARC, BounceMX, ReverseDNS, TLS; a regression emits
+ * `domain.check_failed`).
  */
 export function makeRecheckDomainsTask(deps: WorkerDeps): Task<"recheck_domains"> {
   const lookup = makeTxtLookup({ servers: [...deps.config.dns.servers], timeoutMs: 5_000 });
   return async (_payload, helpers) => {
     const outcomes = await recheckDueDomains(
-      { db: deps.pool, lookup, records: deps.config.dnsRecords },
+      { db: deps.pool, lookup, records: deps.config.dnsRecords, sendingPath: sendingPathFrom(deps.config) },
       { limit: 50 },
     );
     for (const o of outcomes) {

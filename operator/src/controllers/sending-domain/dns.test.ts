@@ -17,6 +17,7 @@ function domainWith(options: Parameters<typeof buildDnsRecords>[3]): DomainRecor
     nextCheckAt: new Date(0),
     dkimKeys: [],
     dkimRotation: { intervalDays: 180, nextRotationAt: null, requestedAt: null },
+    checks: [],
     records: specs.map((s) => ({
       ...s,
       strings: [s.value],

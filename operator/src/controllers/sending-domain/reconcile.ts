@@ -2,11 +2,13 @@
  * SendingDomain reconcile, in order: `domain` (domain-step.ts, owns Synced: the claim on the name, the
  * domain and its DKIM keys), `dns-endpoint` (dns-step.ts, owns DNSPublished: the external-dns DNSEndpoint
  * when spec.publishDNS is set), `dkim-rotation` (dkim-step.ts, owns DKIMRotation: the rotation settings in,
- * status.dkim and an Event per step out), then `ready` (ready-step.ts, owns Ready: verified or not).
+ * status.dkim and an Event per step out), `compliance` (checks-step.ts, owns Compliant: the domain's
+ * compliance checks), then `ready` (ready-step.ts, owns Ready: verified or not).
  */
 import type { SendingDomain } from "../../crds/index.ts";
 import type { StatusFields } from "../kind-controller.ts";
 import { defineReconcile } from "../steps.ts";
+import { checksStep } from "./checks-step.ts";
 import { dkimStep } from "./dkim-step.ts";
 import { dnsStep } from "./dns-step.ts";
 import { domainStep, type SendingDomainState } from "./domain-step.ts";
@@ -19,6 +21,6 @@ export const reconcileSendingDomain = defineReconcile<
 >({
   initialState: () => ({}),
   synced: domainStep,
-  steps: [dnsStep, dkimStep],
+  steps: [dnsStep, dkimStep, checksStep],
   ready: sendingDomainReadyStep,
 });

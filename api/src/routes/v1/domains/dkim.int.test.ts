@@ -157,3 +157,20 @@ describe("DKIM rotation through the API", () => {
     expect(body(read).dkimKeys.map((k) => k.state)).toEqual(["active"]);
   });
 });
+
+describe("compliance checks on the domain resource", () => {
+  it("answers one check per name after a verification, and none before", async () => {
+    const created = await api.request("POST", "/v1/domains", { key, body: { name: "checks.rot.test" } });
+    expect(created.json.checks).toEqual([]);
+    const domain = await verifiedDomain("checks2.rot.test");
+    const checks = (domain as unknown as { checks: Array<{ name: string; status: string; reason: string }> })
+      .checks;
+    expect(checks.map((c) => c.name)).toEqual(["SPF", "DKIM", "DMARC", "BounceMX", "ReverseDNS", "TLS"]);
+    expect(checks.find((c) => c.name === "DKIM")?.status).toBe("pass");
+    // Only the DKIM records were published here: no DMARC record.
+    expect(checks.find((c) => c.name === "DMARC")).toMatchObject({
+      status: "fail",
+      reason: expect.any(String),
+    });
+  });
+});

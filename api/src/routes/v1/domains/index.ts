@@ -6,6 +6,7 @@ import {
   listDomains,
   makeTxtLookup,
   normalizeDomainName,
+  sendingPathFrom,
   verifyDomain,
 } from "@mailroom/core/domains";
 import type { FastifyInstance } from "fastify";
@@ -101,7 +102,15 @@ export function domainRoutes(parent: FastifyInstance, deps: ApiDeps): void {
     async (request) => {
       const domain = await domainOf(deps.pool, request.apiKey.account, request.params.domain);
       // The outcome (and any domain.verified/failed event) is stored by verifyDomain in one transaction.
-      const outcome = await verifyDomain({ db: deps.pool, lookup, records: deps.config.dnsRecords }, domain);
+      const outcome = await verifyDomain(
+        {
+          db: deps.pool,
+          lookup,
+          records: deps.config.dnsRecords,
+          sendingPath: sendingPathFrom(deps.config, DNS_TIMEOUT_MS),
+        },
+        domain,
+      );
       if (!outcome) throw notFound(domain.name);
       request.log.info({ domainId: domain.id, status: outcome.domain.status }, "domain checked");
       return presentDomain(outcome.domain);

@@ -1,5 +1,10 @@
 /** JSON schemas of the domain routes: they validate, serialise and document (OpenAPI) at once. */
-import { DKIM_ALGORITHMS, MAX_ROTATION_INTERVAL_DAYS, VERIFICATION_STATUSES } from "@mailroom/core/domains";
+import {
+  CHECK_NAMES,
+  DKIM_ALGORITHMS,
+  MAX_ROTATION_INTERVAL_DAYS,
+  VERIFICATION_STATUSES,
+} from "@mailroom/core/domains";
 import { nullableTimestamp, timestamp } from "../../../schemas.ts";
 
 const status = { type: "string", enum: [...VERIFICATION_STATUSES] } as const;
@@ -105,7 +110,17 @@ const recordSchema = {
 export const domainSchema = {
   type: "object",
   additionalProperties: false,
-  required: ["id", "name", "status", "returnPathDomain", "createdAt", "dkimKeys", "dkimRotation", "records"],
+  required: [
+    "id",
+    "name",
+    "status",
+    "returnPathDomain",
+    "createdAt",
+    "dkimKeys",
+    "dkimRotation",
+    "records",
+    "checks",
+  ],
   properties: {
     id: { type: "string" },
     name: { type: "string" },
@@ -155,6 +170,28 @@ export const domainSchema = {
       },
     },
     records: { type: "array", items: recordSchema },
+    checks: {
+      type: "array",
+      description:
+        "Compliance checks, re-evaluated at each verification (hourly, and on POST …/verify): SPF, DKIM, DMARC, " +
+        "BounceMX, ReverseDNS (direct mode), TLS (the relay's STARTTLS); empty before the first one",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["name", "status", "reason", "checkedAt", "since"],
+        properties: {
+          name: { type: "string", enum: [...CHECK_NAMES] },
+          status: {
+            type: "string",
+            enum: ["pass", "fail", "unknown"],
+            description: "unknown: not decidable now (a DNS outage, not configured, not applicable)",
+          },
+          reason: { type: "string" },
+          checkedAt: timestamp,
+          since: { ...timestamp, description: "Since when the check has had this status" },
+        },
+      },
+    },
   },
 } as const;
 
