@@ -67,7 +67,7 @@ export async function createDomain(pool: Pool, kek: Buffer, input: CreateDomainI
     await withTransaction(pool, async (client) => {
       await client.query(
         `insert into domains (id, account, name, return_path_domain, created_at, next_check_at)
-         values ($1, $2, $3, $4, $5, $5)`,
+         values ($1, mailroom_ensure_account($2), $3, $4, $5, $5)`,
         [domainId, input.account, name, returnPathDomain, now],
       );
       for (const key of keys) {
