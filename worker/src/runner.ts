@@ -1,3 +1,5 @@
+import { CRONTAB, type LaneName, type TasksOfLane } from "@mailroom/core/jobs";
+import type { Task } from "graphile-worker";
 import type { WorkerDeps } from "./deps.ts";
 import { startHeartbeat } from "./heartbeat.ts";
 import { type Lane, startLane } from "./lane.ts";
@@ -6,6 +8,9 @@ import { makeProcessReportTask } from "./tasks/process-report.ts";
 import { makePurgeTask } from "./tasks/purge.ts";
 import { makeRecheckDomainsTask } from "./tasks/recheck-domains.ts";
 import { makeWebhookTasks } from "./tasks/webhook-deliver.ts";
+
+/** Exactly the tasks core/src/jobs puts in a lane, each typed by its payload. */
+type LaneTasks<Lane extends LaneName> = { [T in TasksOfLane<Lane>]: Task<T> };
 
 export interface WorkerHandle {
   /** True while every lane's runner is running (readiness adds that the database answers). */
@@ -51,7 +56,7 @@ export async function startWorker(
         {
           name: "delivery",
           concurrency: deps.config.worker.concurrency,
-          taskList: { deliver: makeDeliverTask(deps) },
+          taskList: { deliver: makeDeliverTask(deps) } satisfies LaneTasks<"delivery">,
         },
         laneDeps,
         onDead,
@@ -62,14 +67,14 @@ export async function startWorker(
         {
           name: "background",
           concurrency: deps.config.worker.backgroundConcurrency,
-          // Periodic jobs live here, not in a crontab file; `?max=1` skips runs missed while no worker was up.
-          crontab: ["*/5 * * * * purge_expired ?max=1", "* * * * * recheck_domains ?max=1"].join("\n"),
+          // Periodic jobs live here, not in a crontab file; their schedule is declared in core/src/jobs.
+          crontab: CRONTAB,
           taskList: {
             process_report: makeProcessReportTask(deps),
             purge_expired: makePurgeTask(deps),
             recheck_domains: makeRecheckDomainsTask(deps),
             ...webhooks.taskList,
-          },
+          } satisfies LaneTasks<"background">,
         },
         laneDeps,
         onDead,

@@ -34,7 +34,7 @@ export interface ProcessReportPayload {
   reportId: string;
 }
 
-/** Periodic tasks: graphile-worker's crontab enqueues them (worker/src/runner.ts), with no payload of ours. */
+/** Periodic tasks: graphile-worker's crontab enqueues them (`PERIODIC_JOBS`), with no payload of ours. */
 type CronPayload = Record<string, never>;
 
 export interface JobPayloads {
@@ -46,8 +46,42 @@ export interface JobPayloads {
   recheck_domains: CronPayload;
 }
 
-/** @internal Tests name tasks by it; the worker types its tasks from `JobPayloads`. */
 export type TaskName = keyof JobPayloads;
+
+/**
+ * The worker lane each task runs in (ADR 0012): deliveries alone in theirs, so that no amount of webhook or
+ * periodic work takes a slot a delivery needs. The worker builds each lane's task list from this (typed by
+ * `TasksOfLane`), and docs/architecture.md names the same lanes (test/structure/architecture-map.test.ts).
+ */
+export const JOB_LANES = {
+  deliver: "delivery",
+  webhook_fanout: "background",
+  webhook_deliver: "background",
+  process_report: "background",
+  purge_expired: "background",
+  recheck_domains: "background",
+} as const satisfies Record<TaskName, "delivery" | "background">;
+
+export type LaneName = (typeof JOB_LANES)[TaskName];
+export type TasksOfLane<Lane extends LaneName> = {
+  [T in TaskName]: (typeof JOB_LANES)[T] extends Lane ? T : never;
+}[TaskName];
+
+type PeriodicTask = { [T in TaskName]: JobPayloads[T] extends CronPayload ? T : never }[TaskName];
+
+/** When graphile-worker's crontab enqueues each periodic task (cron syntax, UTC). */
+export const PERIODIC_JOBS = {
+  purge_expired: "*/5 * * * *",
+  recheck_domains: "* * * * *",
+} as const satisfies Record<PeriodicTask, string>;
+
+/**
+ * The crontab of the periodic tasks, built from `PERIODIC_JOBS` (no task named by a free string).
+ * `?max=1`: one attempt per run; a run missed while no worker was up is not made up for.
+ */
+export const CRONTAB = Object.entries(PERIODIC_JOBS)
+  .map(([task, schedule]) => `${schedule} ${task} ?max=1`)
+  .join("\n");
 
 /**
  * The payload of each task exactly as its SQL writer builds it (no `trace` key when there is no trace):
