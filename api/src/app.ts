@@ -92,6 +92,8 @@ export function buildApp(deps: ApiDeps, options: BuildAppOptions = {}): FastifyI
   app.decorateRequest("logFields", undefined);
   app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
+    // The API is served over HTTPS only (server.ts): browsers should never try plain HTTP for it again.
+    reply.header("strict-transport-security", "max-age=31536000");
   });
 
   registerErrorHandling(app);

@@ -4600,7 +4600,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description How long the previous secrets keep signing (default 86400) */
