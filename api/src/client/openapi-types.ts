@@ -1484,9 +1484,9 @@ export interface operations {
                 category?: string;
                 /** @description name:value */
                 tag?: string;
-                /** @description RFC 3339; created at or after */
+                /** @description Created at or after */
                 since?: string;
-                /** @description RFC 3339; created before */
+                /** @description Created before */
                 until?: string;
             };
             header?: never;
@@ -1591,6 +1591,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The email's id */
                 id: string;
             };
             cookie?: never;
@@ -1701,6 +1702,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The email's id */
                 id: string;
             };
             cookie?: never;
@@ -1854,6 +1856,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The email's id */
                 id: string;
             };
             cookie?: never;
