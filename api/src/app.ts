@@ -1,3 +1,4 @@
+import AjvCompiler from "@fastify/ajv-compiler";
 import { MailroomError } from "@mailroom/core/errors";
 import Fastify, {
   type FastifyBaseLogger,
@@ -61,6 +62,25 @@ export interface BuildAppOptions {
   serverFactory?: FastifyServerFactory;
 }
 
+/**
+ * Validators that take a query string's and a path's values as the types their schemas declare (`?limit=5` is
+ * the integer 5, as the published document says), while a JSON body is never coerced: `"5"` stays a string
+ * there and fails an integer's schema.
+ */
+function coercingQueryValidator() {
+  const strict = AjvCompiler();
+  const coercing = AjvCompiler();
+  return (schemas: Parameters<typeof strict>[0], ajv?: { customOptions?: object }) => {
+    const bodies = strict(schemas, ajv ?? {});
+    const strings = coercing(schemas, {
+      ...ajv,
+      customOptions: { ...ajv?.customOptions, coerceTypes: true },
+    });
+    return (route: Parameters<typeof bodies>[0]) =>
+      route.httpPart === "querystring" || route.httpPart === "params" ? strings(route) : bodies(route);
+  };
+}
+
 /** The API as a Fastify instance: plugins, then routes by resource. Listening is server.ts's job. */
 export function buildApp(deps: ApiDeps, options: BuildAppOptions = {}): FastifyInstance {
   const app = Fastify({
@@ -77,7 +97,8 @@ export function buildApp(deps: ApiDeps, options: BuildAppOptions = {}): FastifyI
       sendError(reply, new MailroomError("validation_error", `url: ${error.message}`));
     },
     ajv: {
-      // Unknown fields are errors, not silently dropped; strings are never coerced into other types.
+      // Unknown fields are errors, not silently dropped; a body's strings are never coerced into other types
+      // (the query string's and the path's are, see coercingQueryValidator).
       customOptions: {
         removeAdditional: false,
         coerceTypes: false,
@@ -87,6 +108,7 @@ export function buildApp(deps: ApiDeps, options: BuildAppOptions = {}): FastifyI
         verbose: true,
       },
     },
+    schemaController: { compilersFactory: { buildValidator: coercingQueryValidator() } },
     ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
   });
   app.decorateRequest("logFields", undefined);

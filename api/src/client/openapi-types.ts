@@ -1475,7 +1475,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description an integer from 1 to 100 (default 20) */
-                limit?: string;
+                limit?: number;
                 /** @description Cursor: the last id of the previous page */
                 after?: string;
                 status?: "scheduled" | "queued" | "sending" | "delivered" | "deferred" | "bounced" | "failed" | "canceled";
@@ -1978,7 +1978,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description an integer from 1 to 100 (default 20) */
-                limit?: string;
+                limit?: number;
                 /** @description The id of the last template of the previous page */
                 after?: string;
             };
@@ -2636,7 +2636,7 @@ export interface operations {
             path: {
                 id: string;
                 /** @description A version number */
-                version: string;
+                version: number;
             };
             cookie?: never;
         };
@@ -3497,7 +3497,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description an integer from 1 to 100 (default 20) */
-                limit?: string;
+                limit?: number;
                 /** @description Cursor: the last address of the previous page */
                 after?: string;
             };
@@ -4756,7 +4756,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description an integer from 1 to 100 (default 50) */
-                limit?: string;
+                limit?: number;
                 /** @description Cursor: the last id of the previous page (deliveries come newest first) */
                 after?: string;
                 state?: "pending" | "succeeded" | "failed";

@@ -58,6 +58,18 @@ describe("the published interface", () => {
     expect(doc.paths["/v1/key"]?.get?.security).toEqual([{ bearer: [] }]);
   });
 
+  it('publishes `limit` and `version` as integers (a generated client sends `limit: 5`, not "5")', async () => {
+    const doc = (await app.inject({ method: "GET", url: "/v1/openapi.json" })).json() as {
+      paths: Record<string, Record<string, { parameters?: { name: string; schema: { type: string } }[] }>>;
+    };
+    const param = (p: string, name: string) =>
+      doc.paths[p]?.get?.parameters?.find((parameter) => parameter.name === name)?.schema.type;
+    for (const p of ["/v1/emails", "/v1/templates", "/v1/suppressions", "/v1/webhooks/{id}/deliveries"]) {
+      expect(param(p, "limit"), p).toBe("integer");
+    }
+    expect(param("/v1/templates/{id}/versions/{version}", "version")).toBe("integer");
+  });
+
   it("sends a browser opening the API's root to the console, and API clients a JSON 404", async () => {
     const browser = await app.inject({
       method: "GET",

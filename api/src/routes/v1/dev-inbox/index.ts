@@ -36,7 +36,7 @@ export function devInboxRoutes(parent: FastifyInstance, dir: string): void {
         response: { 200: inboxListSchema, ...errors },
       },
     },
-    async (request) => ({ data: await listInbox(dir, Number(request.query.limit ?? 50)) }),
+    async (request) => ({ data: await listInbox(dir, request.query.limit ?? 50) }),
   );
 
   app.get(

@@ -67,7 +67,7 @@ export function suppressionRoutes(parent: FastifyInstance, deps: ApiDeps): void 
       const { limit, after } = request.query;
       return listSuppressions(deps.pool, request.apiKey.account, {
         after: after?.toLowerCase(),
-        limit: limit ? Number(limit) : 20,
+        limit: limit ?? 20,
       });
     },
   );

@@ -52,7 +52,7 @@ export function templateRoutes(parent: FastifyInstance, deps: ApiDeps): void {
       const { limit, after } = request.query;
       return listTemplates(deps.pool, request.apiKey.account, {
         after,
-        limit: limit === undefined ? undefined : Number(limit),
+        limit,
       });
     },
   );
@@ -72,7 +72,7 @@ export function templateRoutes(parent: FastifyInstance, deps: ApiDeps): void {
     { config, schema: { params: versionParamsSchema, response: { 200: templateVersionSchema, ...errors } } },
     async (request) => {
       const { id, version } = request.params;
-      const found = await getTemplateVersion(deps.pool, request.apiKey.account, id, Number(version));
+      const found = await getTemplateVersion(deps.pool, request.apiKey.account, id, version);
       if (!found) throw new MailroomError("not_found", `No version ${version} of a template with this id.`);
       return found;
     },

@@ -128,7 +128,7 @@ export function webhookRoutes(
     async (request) => {
       const { limit, after, state } = request.query;
       return listDeliveries(deps.pool, request.apiKey.account, request.params.id, {
-        ...(limit ? { limit: Number(limit) } : {}),
+        ...(limit ? { limit } : {}),
         ...(after ? { after } : {}),
         ...(state ? { state } : {}),
       });
