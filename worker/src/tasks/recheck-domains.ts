@@ -4,9 +4,9 @@ import "./types.ts";
 import type { WorkerDeps } from "../deps.ts";
 
 /**
- * Every minute (crontab in runner.ts): rechecks the domains that are due — pending ones every ten minutes,
- * verified ones hourly — so a record that disappears is noticed and the domain stops being verified. The
- * transitions emit `domain.verified` / `domain.failed` in the same transaction.
+ * Every minute (`PERIODIC_JOBS` in core/src/jobs): rechecks the domains that are due — pending ones every ten
+ * minutes, verified ones hourly — so a record that disappears is noticed and the domain stops being verified.
+ * The transitions emit `domain.verified` / `domain.failed` in the same transaction.
  */
 export function makeRecheckDomainsTask(deps: WorkerDeps): Task<"recheck_domains"> {
   const lookup = makeTxtLookup({ servers: [...deps.config.dns.servers], timeoutMs: 5_000 });
