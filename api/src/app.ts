@@ -79,10 +79,9 @@ export function buildApp(deps: ApiDeps, options: BuildAppOptions = {}): FastifyI
     frameworkErrors: (error, _request, reply) => {
       sendError(reply, new MailroomError("validation_error", `url: ${error.message}`));
     },
-    // Every body, query and path string is checked for what Postgres cannot store, once, as schemas compile.
-    schemaController: { compilersFactory: { buildValidator: storableStringsValidator() } },
     ajv: {
-      // Unknown fields are errors, not silently dropped; strings are never coerced into other types.
+      // Unknown fields are errors, not silently dropped; a body's strings are never coerced into other types
+      // (the query string's and the path's are, see validation.ts).
       customOptions: {
         removeAdditional: false,
         coerceTypes: false,
@@ -92,11 +91,16 @@ export function buildApp(deps: ApiDeps, options: BuildAppOptions = {}): FastifyI
         verbose: true,
       },
     },
+    // Every body, query and path string is checked for what Postgres cannot store, once, as schemas compile;
+    // query and path values are coerced to their declared types, bodies never (validation.ts).
+    schemaController: { compilersFactory: { buildValidator: storableStringsValidator() } },
     ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
   });
   app.decorateRequest("logFields", undefined);
   app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
+    // The API is served over HTTPS only (server.ts): browsers should never try plain HTTP for it again.
+    reply.header("strict-transport-security", "max-age=31536000");
   });
 
   registerErrorHandling(app);

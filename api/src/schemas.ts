@@ -53,14 +53,12 @@ export const timestamp = { type: "string", format: "date-time" } as const;
 export const nullableTimestamp = { type: ["string", "null"], format: "date-time" } as const;
 export const nullableString = { type: ["string", "null"] } as const;
 
-/**
- * `limit` of a paged list: 1 to 100, as a string since query strings are never coerced. The default is the
- * core list function's.
- */
+/** `limit` of a paged list: 1 to 100 (the query string's value coerced, see app.ts). */
 export const pageLimitSchema = (defaultLimit: number) =>
   ({
-    type: "string",
-    pattern: "^(100|[1-9][0-9]?)$",
+    type: "integer",
+    minimum: 1,
+    maximum: 100,
     description: `an integer from 1 to 100 (default ${defaultLimit})`,
   }) as const;
 

@@ -28,7 +28,7 @@ try {
   await migrate({ url, log: () => {} });
   const pool = createPool({ url, max: 2, applicationName: "bench-backlog" });
   await pool.query(`insert into api_keys (key_id, account, secret_sha256, scopes)
-                    values ('benchkey0001', 'bench', decode(repeat('00', 32), 'hex'), '{send}')`);
+                    values ('benchkey0001', mailroom_ensure_account('bench'), decode(repeat('00', 32), 'hex'), '{send}')`);
   say(
     `› inserting ${rows.toLocaleString()} emails (${queued.toLocaleString()} queued, ${queued / 2} deferred, 500 scheduled, 100 sending) …`,
   );

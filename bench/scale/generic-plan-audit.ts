@@ -29,7 +29,7 @@ await bulk.connect();
 const notices: string[] = [];
 session.on("notice", (n) => notices.push(n.message ?? ""));
 await session.query(`insert into api_keys (key_id, account, secret_sha256, scopes)
-                     values ('auditkey0001', 'audit', decode(repeat('00', 32), 'hex'), '{send}')`);
+                     values ('auditkey0001', mailroom_ensure_account('audit'), decode(repeat('00', 32), 'hex'), '{send}')`);
 await session
   .query(`insert into webhook_endpoints (id, account, url, event_types)
                      select gen_random_uuid(), 'audit', 'https://hook.test/x', '{}'`)
@@ -106,7 +106,7 @@ await bulk.query(
   [rows / 4],
 );
 await bulk.query(`insert into api_keys (key_id, account, secret_sha256, scopes)
-                  select 'k' || lpad(i::text, 11, '0'), 'acct' || i, decode(repeat('00', 32), 'hex'), '{send}'
+                  select 'k' || lpad(i::text, 11, '0'), mailroom_ensure_account('acct' || i), decode(repeat('00', 32), 'hex'), '{send}'
                   from generate_series(1, 5000) i`);
 await bulk.query(`insert into webhook_endpoints (id, account, url, event_types)
                   select gen_random_uuid(), 'acct' || i, 'https://hook.test/x', '{}' from generate_series(1, 5000) i`);

@@ -382,6 +382,17 @@ end
 $$;
 
 --
+-- Name: mailroom_ensure_account(text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_ensure_account(p_account text) RETURNS text
+    LANGUAGE sql
+    AS $$
+  insert into accounts (account) values (p_account) on conflict (account) do nothing;
+  select p_account;
+$$;
+
+--
 -- Name: mailroom_fail_emails(text, uuid[], uuid[], text); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -734,6 +745,29 @@ begin
   raise exception 'template versions are immutable' using errcode = 'P0001';
 end;
 $$;
+
+--
+-- Name: accounts; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.accounts (
+    account text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    sandbox boolean DEFAULT false NOT NULL,
+    sending_status text DEFAULT 'active'::text NOT NULL,
+    paused_reason text,
+    paused_at timestamp with time zone,
+    paused_by text,
+    rate_limit_per_second integer,
+    daily_send_limit integer,
+    retention_days integer,
+    CONSTRAINT accounts_account_check CHECK ((account ~ '^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$'::text)),
+    CONSTRAINT accounts_check CHECK (((sending_status = 'paused'::text) = (paused_at IS NOT NULL))),
+    CONSTRAINT accounts_daily_send_limit_check CHECK ((daily_send_limit >= 0)),
+    CONSTRAINT accounts_rate_limit_per_second_check CHECK ((rate_limit_per_second >= 0)),
+    CONSTRAINT accounts_retention_days_check CHECK ((retention_days >= 0)),
+    CONSTRAINT accounts_sending_status_check CHECK ((sending_status = ANY (ARRAY['active'::text, 'paused'::text])))
+);
 
 --
 -- Name: api_keys; Type: TABLE; Schema: public; Owner: -
@@ -1128,6 +1162,13 @@ CREATE TABLE public.worker_heartbeats (
 );
 
 --
+-- Name: accounts accounts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.accounts
+    ADD CONSTRAINT accounts_pkey PRIMARY KEY (account);
+
+--
 -- Name: api_keys api_keys_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1498,6 +1539,13 @@ CREATE INDEX webhook_secrets_endpoint ON public.webhook_secrets USING btree (end
 CREATE TRIGGER template_versions_no_update BEFORE UPDATE ON public.template_versions FOR EACH ROW EXECUTE FUNCTION public.template_versions_immutable();
 
 --
+-- Name: api_keys api_keys_account_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.api_keys
+    ADD CONSTRAINT api_keys_account_fkey FOREIGN KEY (account) REFERENCES public.accounts(account);
+
+--
 -- Name: dkim_keys dkim_keys_domain_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1517,6 +1565,13 @@ ALTER TABLE ONLY public.domain_checks
 
 ALTER TABLE ONLY public.domain_dns_records
     ADD CONSTRAINT domain_dns_records_domain_id_fkey FOREIGN KEY (domain_id) REFERENCES public.domains(id) ON DELETE CASCADE;
+
+--
+-- Name: domains domains_account_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.domains
+    ADD CONSTRAINT domains_account_fkey FOREIGN KEY (account) REFERENCES public.accounts(account);
 
 --
 -- Name: email_attachments email_attachments_email_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -1554,6 +1609,13 @@ ALTER TABLE ONLY public.template_versions
     ADD CONSTRAINT template_versions_template_id_fkey FOREIGN KEY (template_id) REFERENCES public.templates(id) ON DELETE CASCADE;
 
 --
+-- Name: templates templates_account_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.templates
+    ADD CONSTRAINT templates_account_fkey FOREIGN KEY (account) REFERENCES public.accounts(account);
+
+--
 -- Name: templates templates_current_version_exists; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1580,6 +1642,13 @@ ALTER TABLE ONLY public.webhook_deliveries
 
 ALTER TABLE ONLY public.webhook_deliveries
     ADD CONSTRAINT webhook_deliveries_event_id_fkey FOREIGN KEY (event_id) REFERENCES public.webhook_events(id) ON DELETE CASCADE;
+
+--
+-- Name: webhook_endpoints webhook_endpoints_account_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_endpoints
+    ADD CONSTRAINT webhook_endpoints_account_fkey FOREIGN KEY (account) REFERENCES public.accounts(account);
 
 --
 -- Name: webhook_secrets webhook_secrets_endpoint_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -86,7 +86,7 @@ describe("the generated TypeScript client", () => {
     });
     expect(created.response.status).toBe(201);
     const id = created.data?.id ?? "";
-    const page = await client.GET("/v1/templates", { params: { query: { limit: "1" } } });
+    const page = await client.GET("/v1/templates", { params: { query: { limit: 1 } } });
     expect(page.data?.data.map((t) => t.id)).toEqual([id]);
     expect(page.data?.hasMore).toBe(false);
 

@@ -21,7 +21,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   await db.pool.query(
     `insert into domains (id, account, name, status, return_path_domain)
-     values (gen_random_uuid(), 'shop', 'shop.test', 'verified', 'bounces.shop.test')`,
+     values (gen_random_uuid(), mailroom_ensure_account('shop'), 'shop.test', 'verified', 'bounces.shop.test')`,
   );
   dir = await mkdtemp(path.join(os.tmpdir(), "mailroom-smtp-program-"));
   tls = await ensureLocalCertificates(dir, ["localhost", "127.0.0.1"]);

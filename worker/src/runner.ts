@@ -1,4 +1,5 @@
-import { crontab } from "@mailroom/core/jobs";
+import { CRONTAB, type LaneName, type TasksOfLane } from "@mailroom/core/jobs";
+import type { Task } from "graphile-worker";
 import type { WorkerDeps } from "./deps.ts";
 import { startHeartbeat } from "./heartbeat.ts";
 import { type Lane, startLane } from "./lane.ts";
@@ -8,6 +9,9 @@ import { makePurgeTask } from "./tasks/purge.ts";
 import { makeRecheckDomainsTask } from "./tasks/recheck-domains.ts";
 import { makeRotateDkimTask } from "./tasks/rotate-dkim.ts";
 import { makeWebhookTasks } from "./tasks/webhook-deliver.ts";
+
+/** Exactly the tasks core/src/jobs puts in a lane, each typed by its payload. */
+type LaneTasks<Lane extends LaneName> = { [T in TasksOfLane<Lane>]: Task<T> };
 
 export interface WorkerHandle {
   /** True while every lane's runner is running (readiness adds that the database answers). */
@@ -54,7 +58,7 @@ export async function startWorker(
         {
           name: "delivery",
           concurrency: deps.config.worker.concurrency,
-          taskList: { deliver: makeDeliverTask(deps) },
+          taskList: { deliver: makeDeliverTask(deps) } satisfies LaneTasks<"delivery">,
         },
         laneDeps,
         onDead,
@@ -65,15 +69,15 @@ export async function startWorker(
         {
           name: "background",
           concurrency: deps.config.worker.backgroundConcurrency,
-          // Periodic jobs live here, not in a crontab file; their schedules are declared in core/src/jobs.
-          crontab: crontab(),
+          // Periodic jobs live here, not in a crontab file; their schedule is declared in core/src/jobs.
+          crontab: CRONTAB,
           taskList: {
             process_report: makeProcessReportTask(deps),
             purge_expired: makePurgeTask(deps),
             recheck_domains: makeRecheckDomainsTask(deps),
             rotate_dkim: makeRotateDkimTask(deps),
             ...webhooks.taskList,
-          },
+          } satisfies LaneTasks<"background">,
         },
         laneDeps,
         onDead,

@@ -1662,7 +1662,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description an integer from 1 to 100 (default 20) */
-                limit?: string;
+                limit?: number;
                 /** @description Cursor: the last id of the previous page */
                 after?: string;
                 status?: "scheduled" | "queued" | "sending" | "delivered" | "deferred" | "bounced" | "failed" | "canceled";
@@ -1671,9 +1671,9 @@ export interface operations {
                 category?: string;
                 /** @description name:value */
                 tag?: string;
-                /** @description RFC 3339; created at or after */
+                /** @description Created at or after */
                 since?: string;
-                /** @description RFC 3339; created before */
+                /** @description Created before */
                 until?: string;
             };
             header?: never;
@@ -1778,6 +1778,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The email's id */
                 id: string;
             };
             cookie?: never;
@@ -1888,6 +1889,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The email's id */
                 id: string;
             };
             cookie?: never;
@@ -2041,6 +2043,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The email's id */
                 id: string;
             };
             cookie?: never;
@@ -2162,7 +2165,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description an integer from 1 to 100 (default 20) */
-                limit?: string;
+                limit?: number;
                 /** @description The id of the last template of the previous page */
                 after?: string;
             };
@@ -2820,7 +2823,7 @@ export interface operations {
             path: {
                 id: string;
                 /** @description A version number */
-                version: string;
+                version: number;
             };
             cookie?: never;
         };
@@ -3998,7 +4001,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description an integer from 1 to 100 (default 20) */
-                limit?: string;
+                limit?: number;
                 /** @description Cursor: the last address of the previous page */
                 after?: string;
             };
@@ -5104,7 +5107,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description How long the previous secrets keep signing (default 86400) */
@@ -5257,7 +5260,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description an integer from 1 to 100 (default 50) */
-                limit?: string;
+                limit?: number;
                 /** @description Cursor: the last id of the previous page (deliveries come newest first) */
                 after?: string;
                 state?: "pending" | "succeeded" | "failed";

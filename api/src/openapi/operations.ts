@@ -26,6 +26,11 @@ export const TAGS = [
   { name: "Suppressions", description: "Addresses mail is no longer sent to (scope `send`)." },
   { name: "Webhooks", description: "Endpoints that receive signed events (scope `webhooks`)." },
   { name: "Keys", description: "The API key making the request (any valid key, no scope needed)." },
+  {
+    name: "Dev inbox",
+    description:
+      "Mail a local run (`mailroom run`) captured instead of delivering (scope `send`); absent elsewhere.",
+  },
 ] as const;
 
 export const OPERATIONS: Record<string, OperationDoc> = {
@@ -163,5 +168,23 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     summary: "Deliver an event again",
     tag: "Webhooks",
     errors: [404, 409],
+  },
+  "GET /v1/dev-inbox/messages": { operationId: "listDevInboxMessages", tag: "Dev inbox", errors: [] },
+  "DELETE /v1/dev-inbox/messages": {
+    operationId: "clearDevInbox",
+    tag: "Dev inbox",
+    errors: [],
+    noContent: true,
+  },
+  "GET /v1/dev-inbox/messages/:id": { operationId: "getDevInboxMessage", tag: "Dev inbox", errors: [404] },
+  "GET /v1/dev-inbox/messages/:id/raw": {
+    operationId: "getDevInboxMessageRaw",
+    tag: "Dev inbox",
+    errors: [404],
+  },
+  "GET /v1/dev-inbox/messages/:id/attachments/:index": {
+    operationId: "getDevInboxAttachment",
+    tag: "Dev inbox",
+    errors: [404],
   },
 };

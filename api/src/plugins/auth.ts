@@ -1,3 +1,4 @@
+import type { AccountRecord } from "@mailroom/core/accounts";
 import { MailroomError } from "@mailroom/core/errors";
 import {
   type ApiKeyRecord,
@@ -20,6 +21,8 @@ declare module "fastify" {
   }
   interface FastifyRequest {
     apiKey: ApiKeyRecord;
+    /** The key's account's settings and state, read by the authentication statement itself. */
+    account: AccountRecord;
   }
 }
 
@@ -48,13 +51,15 @@ export function registerAuth(app: FastifyInstance, deps: ApiDeps): void {
   const now = deps.now ?? (() => new Date());
   const authenticate = createRequestAuthenticator(deps.pool, deps.config.limits.rateLimit);
   app.decorateRequest("apiKey", undefined as unknown as ApiKeyRecord);
+  app.decorateRequest("account", undefined as unknown as AccountRecord);
   app.addHook("onRequest", async (request, reply) => {
     const scope = request.routeOptions.config.scope;
     if (!scope) return;
     const at = now();
-    const { key, rateLimit } = await authenticate(request.headers.authorization, at);
+    const { key, account, rateLimit } = await authenticate(request.headers.authorization, at);
     request.log = request.log.child({ keyId: key.keyId, account: key.account });
     request.apiKey = key;
+    request.account = account;
     if (rateLimit) {
       reply.header("ratelimit-policy", rateLimitPolicyField(rateLimit));
       reply.header("ratelimit", rateLimitField(rateLimit));

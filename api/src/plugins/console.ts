@@ -85,6 +85,17 @@ export function consoleAssets(): Promise<Map<string, Asset>> {
   return loaded;
 }
 
+/** Whether an Accept header names HTML itself (browsers' does; `*\/*` or JSON, as API clients send, does not). */
+function acceptsHtml(accept: string | undefined): boolean {
+  return (accept ?? "")
+    .split(",")
+    .map((range) => range.trim().toLowerCase().split(";"))
+    .some(
+      ([type, ...params]) =>
+        type?.trim() === "text/html" && !params.some((p) => /^\s*q=0(\.0*)?\s*$/.test(p)),
+    );
+}
+
 /**
  * The web console at `/console/`: static files from memory, with a strict CSP and clickjacking protection on
  * each. The console talks to the public API like any other client, so it needs no route of its own, and no
@@ -100,6 +111,14 @@ export function registerConsole(app: FastifyInstance, assets: () => Promise<Map<
     return reply.send(asset.body);
   };
   app.get("/console", { schema: { hide: true } }, (_request, reply) => reply.redirect("/console/", 301));
+  // A person who opens the API's address in a browser wants the console; an API client asking for `/` gets
+  // the usual JSON 404 (its Accept names no HTML).
+  app.get("/", { schema: { hide: true } }, (request, reply) => {
+    if (acceptsHtml(request.headers.accept)) {
+      return reply.redirect("/console/", 302);
+    }
+    return sendError(reply, new MailroomError("not_found", "No route GET /."));
+  });
   app.get("/console/", { schema: { hide: true } }, (request, reply) =>
     serve(reply, "index.html", request.headers["if-none-match"]),
   );

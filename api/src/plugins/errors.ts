@@ -97,10 +97,13 @@ export function describeSchemaError(error: ErrorObject | undefined): string {
     .join("");
   const leaf = params.missingProperty ?? params.additionalProperty;
   const field = leaf ? (path ? `${path}.${leaf}` : leaf) : path || "body";
-  // A regular expression says nothing to a client; a pattern whose schema describes the value says that.
+  // A regular expression says nothing to a client; a pattern whose schema describes the value says that, and
+  // so does a bounded integer whose description states its range ("an integer from 1 to 100 …").
+  const description = (error.parentSchema as { description?: string } | undefined)?.description;
   const described =
-    error.keyword === "pattern"
-      ? (error.parentSchema as { description?: string } | undefined)?.description
+    error.keyword === "pattern" ||
+    (["type", "minimum", "maximum"].includes(error.keyword) && description?.startsWith("an integer"))
+      ? description
       : undefined;
   const problem = params.missingProperty
     ? "is required"

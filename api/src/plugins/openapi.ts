@@ -50,8 +50,17 @@ function referenced(value: unknown, root = true): unknown {
 
 type RouteSchema = Record<string, unknown> & { response?: Record<string, unknown>; hide?: boolean };
 
-/** The documented form of one route: its entry of OPERATIONS, every response status and its headers. */
-function documented(method: string, url: string, schema: RouteSchema | undefined): RouteSchema | undefined {
+/**
+ * The documented form of one route: its entry of OPERATIONS, every response status and its headers, and the
+ * scope its key needs as the role of its security requirement (OpenAPI 3.1 allows roles for any scheme;
+ * none for a route any valid key may call).
+ */
+function documented(
+  method: string,
+  url: string,
+  schema: RouteSchema | undefined,
+  scope: string | undefined,
+): RouteSchema | undefined {
   const key = `${method} ${url}`;
   const doc = OPERATIONS[key];
   if (!schema || schema.hide || !doc) return schema;
@@ -72,10 +81,27 @@ function documented(method: string, url: string, schema: RouteSchema | undefined
     ...(body ? { body } : {}),
     operationId: doc.operationId,
     tags: [doc.tag],
+    ...(scope ? { security: [{ bearer: scope === "any" ? [] : [scope] }] } : {}),
     summary: schema.summary ?? doc.summary,
     description: schema.description ?? schema.summary ?? doc.summary,
     response: responses,
   }) as RouteSchema;
+}
+
+/**
+ * A body whose schema allows `null` may be left out (Fastify then validates `null`): @fastify/swagger marks
+ * every request body required, which would make generated clients send one.
+ */
+function optionalNullableBodies(document: Record<string, unknown>): void {
+  const paths = document.paths as Record<string, Record<string, { requestBody?: Record<string, unknown> }>>;
+  for (const operation of Object.values(paths).flatMap((methods) => Object.values(methods))) {
+    const content = operation.requestBody?.content as
+      | Record<string, { schema?: { type?: unknown } }>
+      | undefined;
+    const type = content?.["application/json"]?.schema?.type;
+    if (operation.requestBody && Array.isArray(type) && type.includes("null"))
+      operation.requestBody.required = false;
+  }
 }
 
 /** Replaces each inline response header with a reference to components.headers. */
@@ -124,11 +150,13 @@ export function registerOpenApi(app: FastifyInstance): void {
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     transform: ({ schema, url, route }) => {
       const method = Array.isArray(route.method) ? String(route.method[0]) : String(route.method);
-      return { schema: documented(method, url, schema as RouteSchema) as never, url };
+      const scope = (route.config as { scope?: string } | undefined)?.scope;
+      return { schema: documented(method, url, schema as RouteSchema, scope) as never, url };
     },
     transformObject: (documentObject) => {
       const document = (documentObject as { openapiObject: Record<string, unknown> }).openapiObject;
       referenceHeaders(document);
+      optionalNullableBodies(document);
       const components = document.components as Record<string, Record<string, unknown>>;
       components.headers = { ...RESPONSE_HEADERS };
       components.schemas = { ...components.schemas, ...webhookComponents };

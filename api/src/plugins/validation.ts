@@ -36,7 +36,9 @@ function storableError(path: (string | number)[], problem: string): ErrorObject 
  * `validation_error` naming the field, worded by `describeSchemaError`.
  */
 export function storableStringsValidator(): BuildValidator {
-  const buildAjv = AjvCompiler() as unknown as (...args: unknown[]) => FastifySchemaCompiler<unknown>;
+  const buildAjv = coercingQueryValidator() as unknown as (
+    ...args: unknown[]
+  ) => FastifySchemaCompiler<unknown>;
   return ((externalSchemas: unknown, options: unknown) => {
     const compile = buildAjv(externalSchemas, options);
     return (definition: Parameters<FastifySchemaCompiler<unknown>>[0]) => {
@@ -57,4 +59,23 @@ export function storableStringsValidator(): BuildValidator {
       return checked;
     };
   }) as unknown as BuildValidator;
+}
+
+/**
+ * Validators that take a query string's and a path's values as the types their schemas declare (`?limit=5` is
+ * the integer 5, as the published document says), while a JSON body is never coerced: `"5"` stays a string
+ * there and fails an integer's schema.
+ */
+function coercingQueryValidator() {
+  const strict = AjvCompiler();
+  const coercing = AjvCompiler();
+  return (schemas: Parameters<typeof strict>[0], ajv?: { customOptions?: object }) => {
+    const bodies = strict(schemas, ajv ?? {});
+    const strings = coercing(schemas, {
+      ...ajv,
+      customOptions: { ...ajv?.customOptions, coerceTypes: true },
+    });
+    return (route: Parameters<typeof bodies>[0]) =>
+      route.httpPart === "querystring" || route.httpPart === "params" ? strings(route) : bodies(route);
+  };
 }

@@ -70,7 +70,7 @@ export async function createDomain(pool: Pool, kek: Buffer, input: CreateDomainI
       await client.query(
         `insert into domains (id, account, name, return_path_domain, created_at, next_check_at,
                               dkim_rotation_interval_days)
-         values ($1, $2, $3, $4, $5, $5, coalesce($6, 180))`,
+         values ($1, mailroom_ensure_account($2), $3, $4, $5, $5, coalesce($6, 180))`,
         [domainId, input.account, name, returnPathDomain, now, input.rotationIntervalDays ?? null],
       );
       for (const key of keys) {

@@ -3,6 +3,7 @@ export { parseAddress } from "./address.ts";
 export { type AttemptResult, createDeliveryStore, type RecipientOutcome } from "./delivery.ts";
 export { getEmailDetail } from "./detail.ts";
 export { MAX_HEADER_VALUE_LENGTH, MAX_RECIPIENTS } from "./limits.ts";
+export { normalizeEmailFilter } from "./filter.ts";
 export { cancelEmail, listEmails, rescheduleEmail } from "./log.ts";
 export { findSendingEmailAccount, loadAttachments, loadRawMessage, purgeIdempotencyKeys } from "./queries.ts";
 export { purgeExpiredEmails } from "./retention.ts";

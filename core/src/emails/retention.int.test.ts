@@ -75,7 +75,7 @@ describe("webhook event retention", () => {
   it("purges fanned-out events past the retention with their deliveries and attempts", async () => {
     const endpoint = randomUUID();
     await db.pool.query(
-      `insert into webhook_endpoints (id, account, url) values ($1, 'retention', 'https://hooks.example.test/')`,
+      `insert into webhook_endpoints (id, account, url) values ($1, mailroom_ensure_account('retention'), 'https://hooks.example.test/')`,
       [endpoint],
     );
     const event = async (fannedOut: boolean) => {

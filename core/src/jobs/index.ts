@@ -34,7 +34,7 @@ export interface ProcessReportPayload {
   reportId: string;
 }
 
-/** Periodic tasks: graphile-worker's crontab enqueues them (worker/src/runner.ts), with no payload of ours. */
+/** Periodic tasks: graphile-worker's crontab enqueues them (`PERIODIC_JOBS`), with no payload of ours. */
 type CronPayload = Record<string, never>;
 
 export interface JobPayloads {
@@ -47,27 +47,48 @@ export interface JobPayloads {
   rotate_dkim: CronPayload;
 }
 
-/** @internal Tests name tasks by it; the worker types its tasks from `JobPayloads`. */
 export type TaskName = keyof JobPayloads;
 
 /**
- * The periodic tasks and their schedules (cron syntax), run by graphile-worker's crontab in the worker's
- * background lane. The domain tasks claim only the domains that are due, so running them every minute costs
- * one indexed statement when nothing is.
+ * The worker lane each task runs in (ADR 0012): deliveries alone in theirs, so that no amount of webhook or
+ * periodic work takes a slot a delivery needs. The worker builds each lane's task list from this (typed by
+ * `TasksOfLane`), and docs/architecture.md names the same lanes (test/structure/architecture-map.test.ts).
  */
-export const CRON_SCHEDULES = {
+export const JOB_LANES = {
+  deliver: "delivery",
+  webhook_fanout: "background",
+  webhook_deliver: "background",
+  process_report: "background",
+  purge_expired: "background",
+  recheck_domains: "background",
+  rotate_dkim: "background",
+} as const satisfies Record<TaskName, "delivery" | "background">;
+
+export type LaneName = (typeof JOB_LANES)[TaskName];
+export type TasksOfLane<Lane extends LaneName> = {
+  [T in TaskName]: (typeof JOB_LANES)[T] extends Lane ? T : never;
+}[TaskName];
+
+type PeriodicTask = { [T in TaskName]: JobPayloads[T] extends CronPayload ? T : never }[TaskName];
+
+/**
+ * When graphile-worker's crontab enqueues each periodic task (cron syntax, UTC). The domain tasks claim only
+ * the domains that are due, so running them every minute costs one indexed statement when nothing is.
+ */
+export const PERIODIC_JOBS = {
   purge_expired: "*/5 * * * *",
   recheck_domains: "* * * * *",
   // Every minute: a rotate-now asked through the SendingDomain annotation starts within a minute.
   rotate_dkim: "* * * * *",
-} as const satisfies { [T in TaskName]?: string };
+} as const satisfies Record<PeriodicTask, string>;
 
-/** graphile-worker's crontab for `CRON_SCHEDULES`; `?max=1` skips runs missed while no worker was up. */
-export function crontab(): string {
-  return Object.entries(CRON_SCHEDULES)
-    .map(([task, schedule]) => `${schedule} ${task} ?max=1`)
-    .join("\n");
-}
+/**
+ * The crontab of the periodic tasks, built from `PERIODIC_JOBS` (no task named by a free string).
+ * `?max=1`: one attempt per run; a run missed while no worker was up is not made up for.
+ */
+export const CRONTAB = Object.entries(PERIODIC_JOBS)
+  .map(([task, schedule]) => `${schedule} ${task} ?max=1`)
+  .join("\n");
 
 /**
  * The payload of each task exactly as its SQL writer builds it (no `trace` key when there is no trace):

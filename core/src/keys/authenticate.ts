@@ -1,3 +1,4 @@
+import type { AccountRecord } from "../accounts/index.ts";
 import { createBatcher } from "../db/batcher.ts";
 import type { Queryable } from "../db/pool.ts";
 import { MailroomError } from "../errors/index.ts";
@@ -84,11 +85,12 @@ export function requireScope(key: ApiKeyRecord, scope: Scope): void {
 export type RequestAuthenticator = (
   authorization: string | undefined,
   now?: Date,
-) => Promise<{ key: ApiKeyRecord; rateLimit: RateLimitVerdict | undefined }>;
+) => Promise<{ key: ApiKeyRecord; account: AccountRecord; rateLimit: RateLimitVerdict | undefined }>;
 
 /**
- * The API's authentication with its rate limiting: reads the key and, only when the presented secret's hash
- * matches and the key is active, counts the request against its rate-limit windows in the same statement.
+ * The API's authentication with its rate limiting: reads the key with its account's row (settings and state,
+ * core/src/accounts) and, only when the presented secret's hash matches and the key is active, counts the
+ * request against its rate-limit windows, all in the same statement.
  * Concurrent requests share that statement (one in flight, the others gather for the next), so
  * under load a request costs a fraction of a round trip; the key is still read from Postgres for every
  * request, after it arrived, so a revoke takes effect on the very next one. The decision itself is made
@@ -102,15 +104,20 @@ export function createRequestAuthenticator(db: Queryable, policy: RateLimitPolic
   return async (authorization, now = new Date()) => {
     const parsed = presentedKey(authorization);
     const presentedSha256 = hashSecret(parsed.secret);
-    const { key, hits } = decide(
+    const { key, account, hits } = decide(
       await lookup({ keyId: parsed.keyId, presentedSha256, now }),
       presentedSha256,
       now,
     );
     const buckets = rateLimitBuckets(
-      { keyId: key.keyId, account: key.account, keyLimit: key.rateLimitPerSecond },
+      {
+        keyId: key.keyId,
+        account: key.account,
+        keyLimit: key.rateLimitPerSecond,
+        accountLimit: account.rateLimitPerSecond,
+      },
       policy,
     );
-    return { key, rateLimit: verdictFrom(buckets, hits, now) };
+    return { key, account, rateLimit: verdictFrom(buckets, hits, now) };
   };
 }

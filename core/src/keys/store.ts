@@ -1,9 +1,20 @@
+import {
+  type AccountColumns,
+  type AccountRecord,
+  accountColumns,
+  toAccountRecord,
+} from "../accounts/index.ts";
 import type { PoolClient, Queryable } from "../db/pool.ts";
 import { generateKey } from "./format.ts";
 import { type ApiKeyRecord, type ExpiryChoice, expiryDate, type KeyManager, type Scope } from "./types.ts";
 
 const COLUMNS = `key_id, account, name, scopes, managed_by, created_at, expires_at, revoked_at, last_used_at,
   rate_limit_per_second`;
+
+// The same columns where a statement joins `accounts`, whose column names overlap.
+const JOINED_COLUMNS = COLUMNS.split(",")
+  .map((column) => `api_keys.${column.trim()}`)
+  .join(", ");
 
 interface KeyRow {
   key_id: string;
@@ -53,7 +64,7 @@ export async function createKey(
   const { rows } = await db.query<KeyRow>(
     `insert into api_keys (key_id, account, name, secret_sha256, scopes, managed_by, created_at, expires_at,
                            rate_limit_per_second)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+     values ($1, mailroom_ensure_account($2), $3, $4, $5, $6, $7, $8, $9)
      returning ${COLUMNS}`,
     [
       generated.keyId,
@@ -81,17 +92,21 @@ export async function listKeys(db: Queryable, filter: { account?: string } = {})
   return rows.map(toRecord);
 }
 
-/** The key with its stored secret hash, by id alone (for inspection; authentication uses the next one). */
+/** The key with its stored secret hash and its account's row, by id alone (for inspection; authentication
+ * uses the next one, which reads a row back only for a matching secret). */
 export async function findKeyForAuth(
   db: Queryable,
   keyId: string,
-): Promise<{ key: ApiKeyRecord; secretSha256: Buffer } | undefined> {
-  const { rows } = await db.query<KeyRow & { secret_sha256: Buffer }>(
-    `select ${COLUMNS}, secret_sha256 from api_keys where key_id = $1`,
+): Promise<{ key: ApiKeyRecord; account: AccountRecord; secretSha256: Buffer } | undefined> {
+  const { rows } = await db.query<KeyRow & AccountColumns & { secret_sha256: Buffer }>(
+    `select ${JOINED_COLUMNS}, secret_sha256, ${accountColumns("a")}
+     from api_keys join accounts a using (account) where key_id = $1`,
     [keyId],
   );
   const row = rows[0];
-  return row ? { key: toRecord(row), secretSha256: row.secret_sha256 } : undefined;
+  return row
+    ? { key: toRecord(row), account: toAccountRecord(row), secretSha256: row.secret_sha256 }
+    : undefined;
 }
 
 /**
@@ -120,14 +135,17 @@ export interface AuthLookup {
 
 export interface AuthLookupResult {
   key: ApiKeyRecord;
+  /** The key's account's row (settings and state), read by the same statement. */
+  account: AccountRecord;
   secretSha256: Buffer;
   /** This request's position in each of its rate-limit windows (only when its secret matched an active key). */
   hits: Array<{ bucket: string; hits: number }>;
 }
 
 /**
- * The keys of several requests with their secret hashes, in ONE statement, counting each request whose
- * presented hash matches an active key against its key's and account's rate-limit windows (an
+ * The keys of several requests with their secret hashes and their accounts' rows, in ONE statement, counting
+ * each request whose presented hash matches an active key against its key's and account's rate-limit
+ * windows (the account's own limit, else the policy's; an
  * unauthenticated caller never spends a key's budget). Concurrent requests share this statement (see
  * `createRequestAuthenticator`); counters are upserted in bucket order, so two statements cannot deadlock.
  * Each request's hit count is its own place in the window: with c requests of a window in the statement and
@@ -139,7 +157,7 @@ export async function findKeysForAuthCounting(
   policy: { perKey: number; perAccount: number },
 ): Promise<Array<AuthLookupResult | undefined>> {
   const { rows } = await db.query<
-    KeyRow & { n: string; secret_sha256: Buffer; hits: AuthLookupResult["hits"] }
+    KeyRow & AccountColumns & { n: string; secret_sha256: Buffer; hits: AuthLookupResult["hits"] }
   >({
     // Named: planned once per connection, not on every request.
     name: "mailroom_auth_counting",
@@ -147,12 +165,13 @@ export async function findKeysForAuthCounting(
        select * from unnest($1::text[], $2::bytea[], $3::timestamptz[], $4::timestamptz[])
          with ordinality as t(key_id, presented, at, win, n)
      ), k as (
-       select ${COLUMNS}, secret_sha256 from api_keys where key_id in (select key_id from req)
+       select ${JOINED_COLUMNS}, secret_sha256, ${accountColumns("a")}
+       from api_keys join accounts a using (account) where key_id in (select key_id from req)
      ), hit as (
        select req.n, b.bucket, req.win
        from req join k on k.key_id = req.key_id,
             lateral (values ('key:' || k.key_id, coalesce(k.rate_limit_per_second, $5)),
-                            ('account:' || k.account, $6)) as b(bucket, lim)
+                            ('account:' || k.account, coalesce(k.acct_rate_limit_per_second, $6))) as b(bucket, lim)
        where k.secret_sha256 = req.presented and k.revoked_at is null and (k.expires_at is null or k.expires_at > req.at)
          and b.lim > 0
      ), counted as (
@@ -184,7 +203,9 @@ export async function findKeysForAuthCounting(
   const byRequest = new Map(rows.map((row) => [Number(row.n) - 1, row]));
   return lookups.map((_, i) => {
     const row = byRequest.get(i);
-    return row ? { key: toRecord(row), secretSha256: row.secret_sha256, hits: row.hits } : undefined;
+    return row
+      ? { key: toRecord(row), account: toAccountRecord(row), secretSha256: row.secret_sha256, hits: row.hits }
+      : undefined;
   });
 }
 

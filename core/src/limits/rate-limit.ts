@@ -29,13 +29,14 @@ export interface RateLimitVerdict {
 
 /** The buckets a request counts against, with their limits (a limit of 0 is no bucket). */
 export function rateLimitBuckets(
-  subject: { keyId: string; account: string; keyLimit?: number | null },
+  subject: { keyId: string; account: string; keyLimit?: number | null; accountLimit?: number | null },
   policy: RateLimitPolicy,
 ): Array<{ bucket: string; limit: number }> {
   const perKey = subject.keyLimit ?? policy.perKey;
+  const perAccount = subject.accountLimit ?? policy.perAccount;
   const buckets: Array<{ bucket: string; limit: number }> = [];
   if (perKey > 0) buckets.push({ bucket: `key:${subject.keyId}`, limit: perKey });
-  if (policy.perAccount > 0) buckets.push({ bucket: `account:${subject.account}`, limit: policy.perAccount });
+  if (perAccount > 0) buckets.push({ bucket: `account:${subject.account}`, limit: perAccount });
   return buckets;
 }
 

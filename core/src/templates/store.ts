@@ -101,7 +101,7 @@ export async function createTemplate(pool: Pool, input: CreateTemplateInput): Pr
     return await withTransaction(pool, async (client) => {
       const { rows } = await client.query<TemplateRow>(
         `insert into templates (id, account, name, description, managed_by, current_version)
-         values ($1, $2, $3, $4, $5, 1) returning ${TEMPLATE_COLUMNS}`,
+         values ($1, mailroom_ensure_account($2), $3, $4, $5, 1) returning ${TEMPLATE_COLUMNS}`,
         [uuidv7(), input.account, input.name, input.description ?? null, input.managedBy ?? "api"],
       );
       const row = rows[0] as TemplateRow;

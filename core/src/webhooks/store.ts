@@ -124,7 +124,8 @@ export async function createEndpoint(
     `with endpoint as (
        insert into webhook_endpoints (id, account, name, url, event_types, description, enabled, disabled_reason,
                                       managed_by)
-       values ($1, $2, $3, $4, $5, $6, $7, case when $7 then null else 'disabled by request' end, $8)
+       values ($1, mailroom_ensure_account($2), $3, $4, $5, $6, $7, case when $7 then null else 'disabled by request' end,
+               $8)
        returning ${COLUMNS}
      ), secret as (insert into webhook_secrets (endpoint_id, secret) select id, $9 from endpoint)
      select * from endpoint`,

@@ -1,4 +1,4 @@
-import { isDatabaseUnavailable } from "@mailroom/core/db";
+import { whileDatabaseAway } from "@mailroom/core/db";
 import { type AttemptResult, createDeliveryStore, type RecipientOutcome } from "@mailroom/core/emails";
 import { injectTraceContext, withChildSpan, withSpanFromCarrier } from "@mailroom/core/telemetry";
 import type { Task } from "graphile-worker";
@@ -23,6 +23,7 @@ export function makeDeliverTask(deps: WorkerDeps): Task<"deliver"> {
       payload.trace,
       { "mailroom.email_id": payload.emailId },
       async (span) => {
+        // Claim and record wait out a database briefly away rather than fail (whileDatabaseAway says why).
         const claimed = await whileDatabaseAway(() => store.claim(payload.emailId));
         if (claimed.outcome !== "send") {
           span.setAttribute(
@@ -98,29 +99,4 @@ function outcomeReason(result: AttemptResult, outcomes: readonly RecipientOutcom
   const unhappy = outcomes.filter((o) => o.status === wanted);
   if (unhappy.some((o) => o.code === undefined)) return "connection";
   return result.status === "bounced" ? "smtp_5xx" : "smtp_4xx";
-}
-
-/** How long a delivery waits for Postgres to come back, and how often it tries again meanwhile. */
-const PATIENCE_MS = 120_000;
-const RETRY_MS = 250;
-
-/**
- * Runs a delivery's statement, waiting out a database that is briefly away instead of failing the task. For
- * the record this closes the duplicate window: until an attempt the receiver has answered is recorded, the
- * email stays `sending`, and a `sending` email is sent again by whoever runs its job next, so failing the task
- * during an outage would open that window as wide as the outage (issue 15). For the claim it keeps the job
- * out of graphile-worker's exponential backoff, which after a few failed attempts during an outage would hold
- * the email back for minutes after the database returned. Bounded: past the patience the error goes to
- * graphile-worker, whose retry sends at least once.
- */
-async function whileDatabaseAway<T>(statement: () => Promise<T>): Promise<T> {
-  const giveUpAt = Date.now() + PATIENCE_MS;
-  for (;;) {
-    try {
-      return await statement();
-    } catch (error) {
-      if (!isDatabaseUnavailable(error) || Date.now() > giveUpAt) throw error;
-      await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
-    }
-  }
 }

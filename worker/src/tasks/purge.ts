@@ -7,9 +7,9 @@ import "./types.ts";
 import type { WorkerDeps } from "../deps.ts";
 
 /**
- * Runs every few minutes (CRON_SCHEDULES in core/src/jobs): forgets expired idempotency keys, rate-limit windows and
- * processed bounce reports past their retention, then purges finished emails and webhook events past the
- * email retention (in short batches for at most a minute each; a backlog is worked off over several runs).
+ * Runs every five minutes (`PERIODIC_JOBS` in core/src/jobs): forgets expired idempotency keys, rate-limit
+ * windows and processed bounce reports past their retention, then purges finished emails and webhook events
+ * past the email retention (in short batches for at most a minute each; a backlog is worked off over several runs).
  * Idempotency keys go first: the configuration keeps their window inside the emails' retention.
  */
 export function makePurgeTask(deps: WorkerDeps): Task<"purge_expired"> {

@@ -4,10 +4,10 @@ import "./types.ts";
 import type { WorkerDeps } from "../deps.ts";
 
 /**
- * Every minute (CRON_SCHEDULES in core/src/jobs): rechecks the domains that are due — pending ones every ten minutes,
- * verified ones hourly — so a record that disappears is noticed and the domain stops being verified. The
- * transitions emit `domain.verified` / `domain.failed` in the same transaction. Each check also re-evaluates
- * the domain's compliance checks (SPF, DKIM, DMARC, BounceMX, ReverseDNS, TLS; a regression emits
+ * Every minute (`PERIODIC_JOBS` in core/src/jobs): rechecks the domains that are due — pending ones every ten
+ * minutes, verified ones hourly — so a record that disappears is noticed and the domain stops being verified.
+ * The transitions emit `domain.verified` / `domain.failed` in the same transaction. Each check also
+ * re-evaluates the domain's compliance checks (SPF, DKIM, DMARC, BounceMX, ReverseDNS, TLS; a regression emits
  * `domain.check_failed`).
  */
 export function makeRecheckDomainsTask(deps: WorkerDeps): Task<"recheck_domains"> {

@@ -37,7 +37,7 @@ export function devInboxRoutes(parent: FastifyInstance, dir: string): void {
       },
     },
     async (request) => ({
-      data: await listInbox(dir, request.apiKey.account, Number(request.query.limit ?? 50)),
+      data: await listInbox(dir, request.apiKey.account, request.query.limit ?? 50),
     }),
   );
 

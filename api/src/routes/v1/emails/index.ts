@@ -3,7 +3,7 @@ import {
   cancelEmail,
   getEmailDetail,
   listEmails,
-  parseAddress,
+  normalizeEmailFilter,
   rescheduleEmail,
   validateScheduledAt,
 } from "@mailroom/core/emails";
@@ -19,20 +19,6 @@ import {
   listQuerySchema,
   rescheduleBodySchema,
 } from "./schema.ts";
-
-function time(field: string, value: string | undefined): Date | undefined {
-  if (value === undefined) return undefined;
-  const at = new Date(value);
-  if (Number.isNaN(at.getTime())) throw new MailroomError("validation_error", `${field}: an RFC 3339 time`);
-  return at;
-}
-
-function address(field: string, value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  const parsed = parseAddress(value);
-  if (!parsed) throw new MailroomError("validation_error", `${field}: an email address`);
-  return parsed;
-}
 
 const notFound = (id: string) => new MailroomError("not_found", `No email ${id}.`);
 
@@ -58,25 +44,8 @@ export function emailRoutes(parent: FastifyInstance, deps: ApiDeps): void {
         response: { 200: emailPageSchema, ...errors },
       },
     },
-    async (request) => {
-      const q = request.query;
-      if (q.after !== undefined && !isUuid(q.after)) {
-        throw new MailroomError("validation_error", "after: the id of an email from the previous page");
-      }
-      const [tagName, tagValue] = q.tag?.split(":") ?? [];
-      const filters = {
-        limit: q.limit ? Number(q.limit) : 20,
-        after: q.after,
-        status: q.status,
-        to: address("to", q.to),
-        from: address("from", q.from),
-        category: q.category,
-        tag: tagName && tagValue ? { name: tagName, value: tagValue } : undefined,
-        since: time("since", q.since),
-        until: time("until", q.until),
-      };
-      return reads.read((db) => listEmails(db, request.apiKey.account, filters));
-    },
+    async (request) =>
+      reads.read((db) => listEmails(db, request.apiKey.account, normalizeEmailFilter(request.query))),
   );
 
   app.get(

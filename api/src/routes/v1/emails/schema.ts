@@ -1,5 +1,6 @@
 import { EMAIL_STATUSES } from "@mailroom/core/emails";
 import {
+  idParamsSchema as idParams,
   nullableString,
   nullableTimestamp,
   pageLimitSchema,
@@ -121,22 +122,18 @@ export const listQuerySchema = {
   additionalProperties: false,
   properties: {
     limit: pageLimitSchema(20),
-    after: { type: "string", description: "Cursor: the last id of the previous page" },
+    after: { type: "string", format: "uuid", description: "Cursor: the last id of the previous page" },
     status: { type: "string", enum: [...EMAIL_STATUSES] },
     to: { type: "string" },
     from: { type: "string" },
     category: { type: "string" },
     tag: { type: "string", pattern: "^[A-Za-z0-9_-]+:[A-Za-z0-9_-]+$", description: "name:value" },
-    since: { type: "string", description: "RFC 3339; created at or after" },
-    until: { type: "string", description: "RFC 3339; created before" },
+    since: { type: "string", format: "date-time", description: "Created at or after" },
+    until: { type: "string", format: "date-time", description: "Created before" },
   },
 } as const;
 
-export const idParamsSchema = {
-  type: "object",
-  required: ["id"],
-  properties: { id: { type: "string" } },
-} as const;
+export const idParamsSchema = idParams("The email's id");
 
 export const rescheduleBodySchema = {
   type: "object",

@@ -69,7 +69,7 @@ export function suppressionRoutes(parent: FastifyInstance, deps: ApiDeps): void 
       return reads.read((db) =>
         listSuppressions(db, request.apiKey.account, {
           after: after?.toLowerCase(),
-          limit: limit ? Number(limit) : 20,
+          limit: limit ?? 20,
         }),
       );
     },

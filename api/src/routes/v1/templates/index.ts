@@ -51,12 +51,7 @@ export function templateRoutes(parent: FastifyInstance, deps: ApiDeps): void {
     { config, schema: { querystring: listQuerySchema, response: { 200: templateListSchema, ...errors } } },
     async (request) => {
       const { limit, after } = request.query;
-      return reads.read((db) =>
-        listTemplates(db, request.apiKey.account, {
-          after,
-          limit: limit === undefined ? undefined : Number(limit),
-        }),
-      );
+      return reads.read((db) => listTemplates(db, request.apiKey.account, { after, limit }));
     },
   );
 
@@ -75,9 +70,7 @@ export function templateRoutes(parent: FastifyInstance, deps: ApiDeps): void {
     { config, schema: { params: versionParamsSchema, response: { 200: templateVersionSchema, ...errors } } },
     async (request) => {
       const { id, version } = request.params;
-      const found = await reads.read((db) =>
-        getTemplateVersion(db, request.apiKey.account, id, Number(version)),
-      );
+      const found = await reads.read((db) => getTemplateVersion(db, request.apiKey.account, id, version));
       if (!found) throw new MailroomError("not_found", `No version ${version} of a template with this id.`);
       return found;
     },

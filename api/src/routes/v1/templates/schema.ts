@@ -67,7 +67,7 @@ export const versionParamsSchema = {
   required: ["id", "version"],
   properties: {
     id: { type: "string", maxLength: 64 },
-    version: { type: "string", pattern: "^[1-9][0-9]{0,8}$", description: "A version number" },
+    version: { ...versionNumberSchema, description: "A version number" },
   },
 } as const;
 

@@ -130,7 +130,7 @@ export function webhookRoutes(
       const { limit, after, state } = request.query;
       return reads.read((db) =>
         listDeliveries(db, request.apiKey.account, request.params.id, {
-          ...(limit ? { limit: Number(limit) } : {}),
+          ...(limit ? { limit } : {}),
           ...(after ? { after } : {}),
           ...(state ? { state } : {}),
         }),

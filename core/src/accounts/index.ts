@@ -1,0 +1,6 @@
+export {
+  type AccountColumns,
+  type AccountRecord,
+  accountColumns,
+  toAccountRecord,
+} from "./record.ts";
