@@ -14,8 +14,8 @@ export {
   getDomain,
   getDomainById,
   listDomains,
-  loadSigningKeys,
 } from "./store.ts";
+export { loadSigningKeys } from "./signing-keys.ts";
 export * from "./types.ts";
 export { makeTxtLookup } from "./verify.ts";
 

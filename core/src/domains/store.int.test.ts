@@ -6,14 +6,8 @@ import { MailroomError } from "../errors/index.ts";
 import { DecryptionError, generateKek } from "./crypto.ts";
 import { recheckDueDomains, verifyDomain } from "./recheck.ts";
 import { claimDomainsDueForRecheck, RECHECK_VERIFIED_MS } from "./schedule.ts";
-import {
-  createDomain,
-  deleteDomain,
-  findVerifiedDomain,
-  getDomain,
-  listDomains,
-  loadSigningKeys,
-} from "./store.ts";
+import { loadSigningKeys } from "./signing-keys.ts";
+import { createDomain, deleteDomain, findVerifiedDomain, getDomain, listDomains } from "./store.ts";
 import type { DomainRecord } from "./types.ts";
 import { makeTxtLookup } from "./verify.ts";
 

@@ -4,7 +4,8 @@ import { startDnsServer, type TestDnsServer } from "../../../../test/support/dns
 import { createEndpoint } from "../../webhooks/store.ts";
 import { splitTxtValue } from "../dkim.ts";
 import { verifyDomain } from "../recheck.ts";
-import { createDomain, getDomainById, loadSigningKeys } from "../store.ts";
+import { loadSigningKeys } from "../signing-keys.ts";
+import { createDomain, getDomainById } from "../store.ts";
 import type { DomainRecord } from "../types.ts";
 import { makeTxtLookup } from "../verify.ts";
 import { requestRotation, setRotationInterval } from "./request.ts";
