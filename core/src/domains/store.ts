@@ -1,11 +1,11 @@
-import { createPrivateKey, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { Pool, PoolClient, Queryable } from "../db/pool.ts";
 import { withTransaction } from "../db/pool.ts";
 import { isUniqueViolation } from "../db/unique-violation.ts";
 import { MailroomError } from "../errors/index.ts";
 import { emitEvents } from "../webhooks/outbox.ts";
-import { decryptSecret, encryptSecret } from "./crypto.ts";
-import { dkimRecordName, generateDkimKey, type SigningKey, selectorsFor } from "./dkim.ts";
+import { encryptSecret } from "./crypto.ts";
+import { dkimRecordName, generateDkimKey, selectorsFor } from "./dkim.ts";
 import { buildDnsRecords, normalizeDomainName, type RecordOptions, returnPathDomainFor } from "./records.ts";
 import { DOMAIN_SELECT, type DomainRow, toDomainRecord } from "./rows.ts";
 import { nextCheckAt } from "./schedule.ts";
