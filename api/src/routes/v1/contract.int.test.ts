@@ -60,6 +60,7 @@ const BODIES: Record<string, object> = {
   updateTemplate: { description: "changed by another account" },
   renderTemplate: { variables: {} },
   createDomain: { name: "attacker.test" },
+  updateDomain: { dkimRotation: { intervalDays: 0 } },
   addSuppression: { address: "x@example.test" },
   createWebhook: { url: "http://127.0.0.1:9/hook" },
   updateWebhook: { enabled: false },
