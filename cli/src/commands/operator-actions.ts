@@ -56,7 +56,7 @@ export async function runOperator(): Promise<void> {
     identity: config.operator.identity ?? os.hostname(),
     leaseName: config.operator.leaseName,
     leaseNamespace: config.operator.leaseNamespace,
-    ...(config.operator.namespace ? { namespace: config.operator.namespace } : {}),
+    ...(config.operator.namespaces?.length ? { namespaces: config.operator.namespaces } : {}),
   });
   const internal = await startInternalServer({
     host: config.internalHost,
@@ -65,7 +65,7 @@ export async function runOperator(): Promise<void> {
     ready: async () => true,
   });
   say(
-    `Operator   watching ${config.operator.namespace ?? "all namespaces"}; lease ${config.operator.leaseNamespace}/${config.operator.leaseName}`,
+    `Operator   watching ${config.operator.namespaces?.join(", ") || "all namespaces"}; lease ${config.operator.leaseNamespace}/${config.operator.leaseName}`,
   );
   stopOnSignal([
     () => running.stop({ release: true }),
