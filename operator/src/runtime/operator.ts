@@ -33,10 +33,17 @@ export interface OperatorOptions {
   leaderElection?: { leaseDurationMs?: number; renewDeadlineMs?: number; retryPeriodMs?: number };
   queue?: { concurrency?: number; retry?: BackoffPolicy };
   informerBackoff?: BackoffPolicy;
+  /**
+   * Called when the Lease is lost (not on stop()). `mailroom operator` exits, as controller-runtime does:
+   * reconciles in flight must not go on once a standby may lead.
+   */
+  onLostLease?: () => void;
 }
 
 export interface RunningOperator {
   isLeader(): boolean;
+  /** For /healthz: false once the leader has not renewed its Lease for a lease duration. */
+  healthy(): boolean;
   /** Resolves once every informer has listed and every queue is empty (for tests and readiness). */
   settled(): Promise<void>;
   /** Stops reconciling; see LeaderElection.stop for `release`. */
@@ -129,11 +136,13 @@ export function startOperator(options: OperatorOptions): RunningOperator {
     ...options.leaderElection,
     onStartedLeading: startControllers,
     onStoppedLeading: stopControllers,
+    ...(options.onLostLease ? { onLostLease: options.onLostLease } : {}),
     log,
   });
 
   return {
     isLeader: () => election.isLeader(),
+    healthy: () => election.healthy(),
     async settled() {
       await Promise.all(runtimes.flatMap((r) => r.informers.map((i) => i.synced)));
       await Promise.all(runtimes.map((r) => r.queue.idle()));
