@@ -8,7 +8,7 @@
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { parse, parseAllDocuments, stringify } from "yaml";
 import { CHART_DIR, type Manifest, runHelm } from "../helm/support/helm.ts";
 import { apiRequest } from "./api.ts";
@@ -141,6 +141,14 @@ describe("helm upgrade on a real API server", () => {
       liveCrd.body as { spec: { versions: { additionalPrinterColumns: { name: string }[] }[] } }
     ).spec.versions[0]?.additionalPrinterColumns.map((c) => c.name);
     expect(columns).toContain("Upgraded");
+    // The changed CRD's storage is rebuilt: until then the server answers 429 (storage is (re)initializing).
+    await vi.waitFor(
+      async () => {
+        const list = await apiRequest(kube, "GET", "/apis/mailroom.dev/v1alpha1/apikeys");
+        expect(list.status).toBe(200);
+      },
+      { timeout: 60_000, interval: 250 },
+    );
     const history = JSON.parse(await helm(["history", release, "-n", namespace, "-o", "json"]));
     expect(history.map((r: { status: string }) => r.status)).toEqual(["superseded", "failed", "deployed"]);
     await helm(["uninstall", release, "-n", namespace, "--no-hooks"]);

@@ -80,7 +80,9 @@ describe("the operator with the chart's ServiceAccount, cluster-wide (the defaul
     });
     try {
       // The ClusterRole lets it list every namespace, as the default (cluster-wide) operator does.
-      await h.kube.customResources.ApiKey.list(undefined);
+      // Retried: right after a CRD changes (chart.test.ts upgrades one) the server answers 429 "storage is
+      // (re)initializing" with Retry-After until its watch cache is rebuilt; the operator's informer backs off.
+      await vi.waitFor(() => h.kube.customResources.ApiKey.list(undefined), WAIT);
       // Secrets are read one by one, never listed: the chart grants no list.
       expect(isKubeError(await h.kube.secrets.list(apps).catch((e: unknown) => e), 403)).toBe(true);
       h.startOperator({ leaseNamespace: namespace, leaseName: installed.leaseName, namespaces: [apps] });
