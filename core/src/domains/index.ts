@@ -1,6 +1,7 @@
 export { createSenderAuthorizer, type SenderAuthorizer } from "./authorize.ts";
 export { findBounceDomainOwner } from "./bounce-domains.ts";
 export { DecryptionError, decryptSecret, encryptSecret, generateKek, KEK_LENGTH } from "./crypto.ts";
+export { deleteDomain } from "./delete.ts";
 export {
   dkimRecordName,
   dkimTxtValue,
@@ -46,7 +47,6 @@ export {
 export {
   type CreateDomainInput,
   createDomain,
-  deleteDomain,
   findVerifiedDomain,
   getDomain,
   getDomainById,

@@ -4,16 +4,10 @@ import { createTestDatabase, type TestDatabase } from "../../../test/support/db.
 import { startDnsServer, type TestDnsServer } from "../../../test/support/dns-server.ts";
 import { MailroomError } from "../errors/index.ts";
 import { DecryptionError, generateKek } from "./crypto.ts";
+import { deleteDomain } from "./delete.ts";
 import { recheckDueDomains, verifyDomain } from "./recheck.ts";
 import { claimDomainsDueForRecheck, RECHECK_VERIFIED_MS } from "./schedule.ts";
-import {
-  createDomain,
-  deleteDomain,
-  findVerifiedDomain,
-  getDomain,
-  listDomains,
-  loadSigningKeys,
-} from "./store.ts";
+import { createDomain, findVerifiedDomain, getDomain, listDomains, loadSigningKeys } from "./store.ts";
 import type { DomainRecord } from "./types.ts";
 import { makeTxtLookup } from "./verify.ts";
 

@@ -5,8 +5,15 @@ import { isUniqueViolation } from "../db/unique-violation.ts";
 import { MailroomError } from "../errors/index.ts";
 import { emitEvents } from "../webhooks/outbox.ts";
 import { decryptSecret, encryptSecret } from "./crypto.ts";
+import { refuseRetiredSelectors } from "./delete.ts";
 import { dkimRecordName, generateDkimKey, type SigningKey, selectorsFor } from "./dkim.ts";
-import { buildDnsRecords, normalizeDomainName, type RecordOptions, returnPathDomainFor } from "./records.ts";
+import {
+  buildDnsRecords,
+  normalizeDomainName,
+  type RecordOptions,
+  returnPathDomainFor,
+  storedName,
+} from "./records.ts";
 import { DOMAIN_SELECT, type DomainRow, toDomainRecord } from "./rows.ts";
 import { nextCheckAt } from "./schedule.ts";
 import type { DkimAlgorithm, DomainRecord, RecordCheck, VerificationStatus } from "./types.ts";
@@ -67,17 +74,12 @@ export async function createDomain(pool: Pool, kek: Buffer, input: CreateDomainI
   const records = buildDnsRecords(name, returnPathDomain, keys, input.records);
   try {
     await withTransaction(pool, async (client) => {
-      // A selector once published for this domain may still be cached by resolvers with the old key.
-      const { rows: retired } = await client.query<{ selector: string }>(
-        `select selector from retired_dkim_selectors where account = $1 and domain = $2 and selector = any($3)`,
-        [input.account, name, keys.map((k) => k.selector)],
+      await refuseRetiredSelectors(
+        client,
+        input.account,
+        name,
+        keys.map((k) => k.selector),
       );
-      if (retired[0]) {
-        throw new MailroomError(
-          "conflict",
-          `DKIM selector "${retired[0].selector}" was used by a deleted key of ${name}: choose another selector.`,
-        );
-      }
       await client.query(
         `insert into domains (id, account, name, return_path_domain, created_at, next_check_at, managed_by)
          values ($1, $2, $3, $4, $5, $5, $6)`,
@@ -113,15 +115,6 @@ export async function createDomain(pool: Pool, kek: Buffer, input: CreateDomainI
   return created;
 }
 
-/** The stored form of a name a caller typed, or undefined when it cannot be a domain (so: not found). */
-function storedName(name: string): string | undefined {
-  try {
-    return normalizeDomainName(name);
-  } catch {
-    return undefined;
-  }
-}
-
 /** One domain of an account by name (normalised, IDN or not), or undefined. */
 export async function getDomain(
   db: Queryable,
@@ -147,43 +140,6 @@ export async function listDomains(db: Queryable, account: string): Promise<Domai
     account,
   ]);
   return rows.map(toDomainRecord);
-}
-
-/**
- * Deletes a domain with its keys and records, and retires its keys' selectors (never used again for this
- * domain: resolvers may still cache the old records). Returns whether it existed. Releases any verified claim.
- * Throws `managed_by_operator` for a domain a SendingDomain declares unless `actor` is the operator.
- */
-export async function deleteDomain(
-  db: Queryable,
-  account: string,
-  name: string,
-  options: { actor?: "api" | "operator" } = {},
-): Promise<boolean> {
-  const actor = options.actor ?? "api";
-  const { rows } = await db.query<{ deleted: boolean; managed_by: string | null }>(
-    `with target as (
-       select id, managed_by from domains where account = $1 and name = $2 for update
-     ), gone as (
-       delete from domains d using target t
-        where d.id = t.id and (t.managed_by = 'api' or $3 = 'operator')
-       returning d.id, d.account, d.name
-     ), retired as (
-       insert into retired_dkim_selectors (account, domain, selector)
-       select g.account, g.name, k.selector from gone g join dkim_keys k on k.domain_id = g.id
-       on conflict do nothing
-     )
-     select exists (select 1 from gone) as deleted, (select managed_by from target) as managed_by`,
-    [account, storedName(name) ?? "", actor],
-  );
-  const row = rows[0];
-  if (row?.managed_by === "operator" && !row.deleted) {
-    throw new MailroomError(
-      "managed_by_operator",
-      `Domain ${name} is declared by a SendingDomain resource: delete the resource instead.`,
-    );
-  }
-  return row?.deleted ?? false;
 }
 
 /** What recording a check changed: `transition` is set when the domain entered or left `verified`. */
