@@ -3,8 +3,9 @@ import { configDefaults, defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["{core,api,worker,operator,smtp,console,cli}/src/**/*.test.ts", "test/**/*.test.ts"],
-    // The fault suite has its own config and target (`make test-faults`).
-    exclude: [...configDefaults.exclude, "test/fault/**"],
+    // The fault suite and the real-control-plane suite have their own configs and targets (`make test-faults`,
+    // `make test-kubernetes`).
+    exclude: [...configDefaults.exclude, "test/fault/**", "test/kubernetes/**"],
     globalSetup: ["test/support/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -161,11 +161,13 @@ describe("telemetry", () => {
 
   it("serves metrics, health and readiness on the internal port", async () => {
     let ready = true;
+    let healthy = true;
     const internal = await startInternalServer({
       host: "127.0.0.1",
       port: 0,
       registry: api.metrics.registry,
       ready: async () => ready,
+      healthy: () => healthy,
     });
     try {
       const base = `http://127.0.0.1:${internal.port}`;
@@ -176,6 +178,9 @@ describe("telemetry", () => {
       expect((await fetch(`${base}/readyz`)).status).toBe(200);
       ready = false;
       expect((await fetch(`${base}/readyz`)).status).toBe(503);
+      // The operator: a leader that stopped renewing its Lease is restarted by the liveness probe.
+      healthy = false;
+      expect((await fetch(`${base}/healthz`)).status).toBe(503);
     } finally {
       await internal.close();
     }

@@ -27,6 +27,18 @@ describe("NOTES.txt", () => {
     expect(text).not.toMatch(/\bnpx\b/);
   });
 
+  it("declares the key and the domain in a namespace the operator watches", async () => {
+    const text = await notes({ "operator.watchNamespaces": "{team-a,team-b}" });
+    expect(text).toContain("kubectl apply -n team-a -f -");
+    expect(text).toContain("kubectl wait -n team-a apikey/first-key");
+    expect(text).toContain("kubectl get secret -n team-a first-key-api-key");
+    expect(text).toContain("kubectl wait -n team-a sendingdomain/first-domain --for=condition=Ready");
+    expect(text).not.toContain("kubectl apply -n mail -f -");
+    // Watching the release namespace too: it stays the place to declare them.
+    const own = await notes({ "operator.watchNamespaces": "{team-a,mail}" });
+    expect(own).toContain("kubectl wait -n mail apikey/first-key");
+  });
+
   it("says what helm test sends when tests.from is set", async () => {
     const text = await notes({ "tests.from": "helm-test@mail.acme.test", "tests.waitForDelivery": "true" });
     expect(text).toContain("sends one email from helm-test@mail.acme.test and waits until it is delivered");

@@ -264,6 +264,25 @@ describe("RBAC", () => {
       .containers;
     expect(container.env).toContainEqual({ name: "MAILROOM_OPERATOR_NAMESPACE", value: "team-a" });
   });
+
+  it("gives the operator a Role in each of operator.watchNamespaces and no cluster-wide Secret access", async () => {
+    const manifests = await renderChart({
+      set: { "operator.watchNamespaces": "{team-a,team-b}", "operator.watchNamespace": "team-c" },
+    });
+    expect(manifests.filter((m) => m.kind === "ClusterRole" || m.kind === "ClusterRoleBinding")).toEqual([]);
+    const roles = manifests.filter((m) => m.kind === "Role" && m.metadata.name === `${FULL}-operator`);
+    expect(roles.map((r) => r.metadata.namespace)).toEqual(["team-a", "team-b", "team-c"]);
+    const bindings = manifests.filter(
+      (m) => m.kind === "RoleBinding" && m.metadata.name === `${FULL}-operator`,
+    );
+    expect(bindings.map((r) => r.metadata.namespace)).toEqual(["team-a", "team-b", "team-c"]);
+    const [container] = findManifest(manifests, "Deployment", `${FULL}-operator`).spec.template.spec
+      .containers;
+    expect(container.env).toContainEqual({
+      name: "MAILROOM_OPERATOR_NAMESPACE",
+      value: "team-a,team-b,team-c",
+    });
+  });
 });
 
 describe("hooks", () => {

@@ -98,6 +98,16 @@ one namespace elect a leader each instead of sharing one Lease (MAILROOM_OPERATO
 {{- printf "%s-operator" (include "mailroom.fullname" .) }}
 {{- end }}
 
+{{/*
+The namespaces the operator reconciles, comma-separated (operator.watchNamespaces plus operator.watchNamespace),
+or empty for all of them. Each gets a Role; empty means one ClusterRole.
+*/}}
+{{- define "mailroom.operatorWatchedNamespaces" -}}
+{{- $list := .Values.operator.watchNamespaces | default list }}
+{{- with .Values.operator.watchNamespace }}{{ $list = append $list . }}{{ end }}
+{{- $list | uniq | join "," }}
+{{- end }}
+
 {{/* The pod-level security context, shared by every pod the chart runs. */}}
 {{- define "mailroom.podSecurityContext" -}}
 {{ toYaml .Values.podSecurityContext }}

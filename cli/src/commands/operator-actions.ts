@@ -56,16 +56,23 @@ export async function runOperator(): Promise<void> {
     identity: config.operator.identity ?? os.hostname(),
     leaseName: config.operator.leaseName,
     leaseNamespace: config.operator.leaseNamespace,
-    ...(config.operator.namespace ? { namespace: config.operator.namespace } : {}),
+    ...(config.operator.namespaces?.length ? { namespaces: config.operator.namespaces } : {}),
+    // As controller-runtime's manager: a replica that lost its Lease exits, which also ends the reconciles it
+    // still had in flight; the Deployment restarts it as a standby.
+    onLostLease: () => {
+      logger.error({ lease: config.operator.leaseName }, "leader election lost; exiting");
+      process.exit(1);
+    },
   });
   const internal = await startInternalServer({
     host: config.internalHost,
     port: config.operator.internalPort,
     registry,
     ready: async () => true,
+    healthy: () => running.healthy(),
   });
   say(
-    `Operator   watching ${config.operator.namespace ?? "all namespaces"}; lease ${config.operator.leaseNamespace}/${config.operator.leaseName}`,
+    `Operator   watching ${config.operator.namespaces?.join(", ") || "all namespaces"}; lease ${config.operator.leaseNamespace}/${config.operator.leaseName}`,
   );
   stopOnSignal([
     () => running.stop({ release: true }),

@@ -76,7 +76,10 @@ export const VARIABLES: Readonly<Record<string, { programs: ProgramName[]; help:
   },
   MAILROOM_HOSTNAME: { programs: [...BOTH, "smtp"], help: "host name of generated Message-IDs" },
   MAILROOM_ALLOW_UNVERIFIED_FROM: { programs: SENDING, help: "accept any from-domain (run: true)" },
-  MAILROOM_OPERATOR_NAMESPACE: { programs: ["operator"], help: "namespace to watch; unset: all" },
+  MAILROOM_OPERATOR_NAMESPACE: {
+    programs: ["operator"],
+    help: "namespaces to watch, comma-separated; unset: all",
+  },
   MAILROOM_OPERATOR_LEASE_NAME: { programs: ["operator"], help: "name of the leader Lease" },
   MAILROOM_OPERATOR_LEASE_NAMESPACE: { programs: ["operator"], help: "where the leader Lease lives" },
   MAILROOM_OPERATOR_IDENTITY: { programs: ["operator"], help: "name in the Lease; unset: host name" },

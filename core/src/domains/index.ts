@@ -3,13 +3,13 @@ export { findBounceDomainOwner } from "./bounce-domains.ts";
 export * from "./checks/index.ts";
 export { formatTxtForZoneFile, type SigningKey } from "./dkim.ts";
 export { signMessageAsync } from "./dkim-sign.ts";
+export { deleteDomain } from "./delete.ts";
 export { ensureLocalKek, loadKek } from "./kek.ts";
 export { recheckDueDomains, verifyDomain } from "./recheck.ts";
 export { normalizeDomainName, type RecordOptions, returnPathDomainFor, zoneFileData } from "./records.ts";
 export * from "./rotation/index.ts";
 export {
   createDomain,
-  deleteDomain,
   findVerifiedDomain,
   getDomain,
   getDomainById,

@@ -117,3 +117,12 @@ export function buildDnsRecords(
     { purpose: "dmarc", type: "TXT", name: `_dmarc.${domain}`, value: dmarcValue(options), required: false },
   ];
 }
+
+/** The stored form of a name a caller typed, or undefined when it cannot be a domain (so: not found). */
+export function storedName(name: string): string | undefined {
+  try {
+    return normalizeDomainName(name);
+  } catch {
+    return undefined;
+  }
+}

@@ -4,10 +4,11 @@ import { createTestDatabase, type TestDatabase } from "../../../test/support/db.
 import { startDnsServer, type TestDnsServer } from "../../../test/support/dns-server.ts";
 import { MailroomError } from "../errors/index.ts";
 import { DecryptionError, generateKek } from "./crypto.ts";
+import { deleteDomain } from "./delete.ts";
 import { recheckDueDomains, verifyDomain } from "./recheck.ts";
 import { claimDomainsDueForRecheck, RECHECK_VERIFIED_MS } from "./schedule.ts";
 import { loadSigningKeys } from "./signing-keys.ts";
-import { createDomain, deleteDomain, findVerifiedDomain, getDomain, listDomains } from "./store.ts";
+import { createDomain, findVerifiedDomain, getDomain, listDomains } from "./store.ts";
 import type { DomainRecord } from "./types.ts";
 import { makeTxtLookup } from "./verify.ts";
 

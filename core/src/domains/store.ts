@@ -5,8 +5,15 @@ import { isUniqueViolation } from "../db/unique-violation.ts";
 import { MailroomError } from "../errors/index.ts";
 import { emitEvents } from "../webhooks/outbox.ts";
 import { encryptSecret } from "./crypto.ts";
+import { refuseRetiredSelectors } from "./delete.ts";
 import { dkimRecordName, generateDkimKey, selectorsFor } from "./dkim.ts";
-import { buildDnsRecords, normalizeDomainName, type RecordOptions, returnPathDomainFor } from "./records.ts";
+import {
+  buildDnsRecords,
+  normalizeDomainName,
+  type RecordOptions,
+  returnPathDomainFor,
+  storedName,
+} from "./records.ts";
 import { DOMAIN_SELECT, type DomainRow, toDomainRecord } from "./rows.ts";
 import { nextCheckAt } from "./schedule.ts";
 import type { DkimAlgorithm, DomainRecord, RecordCheck, VerificationStatus } from "./types.ts";
@@ -26,6 +33,8 @@ export interface CreateDomainInput {
   /** Scheduled DKIM rotation, days (0: off); 180 when omitted (rotation/request.ts). */
   rotationIntervalDays?: number;
   now?: Date;
+  /** Who declares it: `operator` for a SendingDomain, whose domain the API then refuses to delete. */
+  managedBy?: "api" | "operator";
 }
 
 const CLAIMED_ELSEWHERE = "Another account has already verified this domain.";
@@ -67,11 +76,25 @@ export async function createDomain(pool: Pool, kek: Buffer, input: CreateDomainI
   const records = buildDnsRecords(name, returnPathDomain, keys, input.records);
   try {
     await withTransaction(pool, async (client) => {
+      await refuseRetiredSelectors(
+        client,
+        input.account,
+        name,
+        keys.map((k) => k.selector),
+      );
       await client.query(
         `insert into domains (id, account, name, return_path_domain, created_at, next_check_at,
-                              dkim_rotation_interval_days)
-         values ($1, mailroom_ensure_account($2), $3, $4, $5, $5, coalesce($6, 180))`,
-        [domainId, input.account, name, returnPathDomain, now, input.rotationIntervalDays ?? null],
+                              dkim_rotation_interval_days, managed_by)
+         values ($1, mailroom_ensure_account($2), $3, $4, $5, $5, coalesce($6, 180), $7)`,
+        [
+          domainId,
+          input.account,
+          name,
+          returnPathDomain,
+          now,
+          input.rotationIntervalDays ?? null,
+          input.managedBy ?? "api",
+        ],
       );
       for (const key of keys) {
         const encrypted = encryptSecret(kek, key.privateKeyDer, keyAssociatedData(key.id));
@@ -104,15 +127,6 @@ export async function createDomain(pool: Pool, kek: Buffer, input: CreateDomainI
   return created;
 }
 
-/** The stored form of a name a caller typed, or undefined when it cannot be a domain (so: not found). */
-function storedName(name: string): string | undefined {
-  try {
-    return normalizeDomainName(name);
-  } catch {
-    return undefined;
-  }
-}
-
 /** One domain of an account by name (normalised, IDN or not), or undefined. */
 export async function getDomain(
   db: Queryable,
@@ -138,15 +152,6 @@ export async function listDomains(db: Queryable, account: string): Promise<Domai
     account,
   ]);
   return rows.map(toDomainRecord);
-}
-
-/** Deletes a domain with its keys and records. Returns whether it existed. Releases any verified claim. */
-export async function deleteDomain(db: Queryable, account: string, name: string): Promise<boolean> {
-  const result = await db.query(`delete from domains where account = $1 and name = $2`, [
-    account,
-    storedName(name) ?? "",
-  ]);
-  return result.rowCount === 1;
 }
 
 /** What recording a check changed: `transition` is set when the domain entered or left `verified`. */

@@ -13,6 +13,8 @@ export interface InternalServerOptions {
   registry: Registry;
   /** Readiness: true when the program can do its work (database reachable, listeners up). */
   ready: () => Promise<boolean>;
+  /** Liveness beyond "the process answers" (the operator: its Lease renewed in time); /healthz 503 when false. */
+  healthy?: () => boolean;
 }
 
 /**
@@ -27,7 +29,9 @@ export async function startInternalServer(options: InternalServerOptions): Promi
       res.end(body);
     };
     if (req.method !== "GET" && req.method !== "HEAD") return reply(405, "method not allowed\n");
-    if (path === "/healthz") return reply(200, "ok\n");
+    if (path === "/healthz") {
+      return options.healthy?.() === false ? reply(503, "unhealthy\n") : reply(200, "ok\n");
+    }
     if (path === "/readyz") {
       options.ready().then(
         (ok) => reply(ok ? 200 : 503, ok ? "ready\n" : "not ready\n"),

@@ -38,9 +38,12 @@ it("lets one installation reconcile a resource; the other leaves it alone and lo
     await Promise.all([first.settled(), second.settled()]);
   }
   await vi.waitFor(() => {
-    const skipped = h.logs.filter((l) => l.includes("another installation reconciles this resource"));
+    const skipped = h.logs
+      .filter((l) => l.includes("another installation reconciles this resource"))
+      .map((l) => JSON.parse(l) as { resource: string; claimedBy: string })
+      .filter((l) => l.resource === name);
     expect(skipped.length).toBeGreaterThan(0);
-    expect(skipped.every((l) => JSON.parse(l).claimedBy === claimant)).toBe(true);
+    expect(skipped.every((l) => l.claimedBy === claimant)).toBe(true);
   }, WAIT);
   // One key issued for this resource, never replaced (a shared cluster namespace may hold other tests' keys).
   const key = await h.kube.customResources.ApiKey.get(h.namespace, name);

@@ -4,6 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { apiKey } from "../../../test/support/kube-fake/fixtures.ts";
+import { apiKeyController } from "../controllers/api-key/index.ts";
 import type { ApiKey } from "../crds/index.ts";
 import { type Harness, openHarness } from "./harness.ts";
 
@@ -167,6 +168,46 @@ describe("leader election", () => {
       } finally {
         clearInterval(sampler);
         release?.();
+      }
+    },
+  );
+
+  it.skipIf(onCluster)(
+    "reports a lost Lease and fails healthz while a reconcile in flight keeps the old leader stepping down",
+    async () => {
+      let unblock: () => void = () => {};
+      const blocked = new Promise<void>((resolve) => {
+        unblock = resolve;
+      });
+      let entered = false;
+      const lost: string[] = [];
+      const first = h.startOperator({
+        kube: h.kubeAs("stalled"),
+        controllers: {
+          ApiKey: {
+            ...apiKeyController,
+            async reconcile() {
+              entered = true;
+              await blocked;
+              throw new Error("unblocked");
+            },
+          },
+        },
+        onLostLease: () => lost.push("lost"),
+      });
+      await vi.waitFor(() => expect(first.isLeader()).toBe(true), WAIT);
+      expect(first.healthy()).toBe(true);
+      await h.kube.customResources.ApiKey.create(h.namespace, apiKey(h.name("stuck")));
+      await vi.waitFor(() => expect(entered).toBe(true), WAIT);
+      const release = h.fake?.hold((r) => r.user === "stalled" && r.path.includes("/leases"));
+      try {
+        await vi.waitFor(() => expect(lost).toEqual(["lost"]), WAIT);
+        expect(first.isLeader()).toBe(false);
+        // The queue still waits for the stuck reconcile: a lease duration after the last renewal, unhealthy.
+        await vi.waitFor(() => expect(first.healthy()).toBe(false), WAIT);
+      } finally {
+        release?.();
+        unblock();
       }
     },
   );

@@ -1,6 +1,6 @@
 /**
  * What every controller's reconcile and finalize need, passed in so the same code runs in the cluster
- * (Secrets and Events through kube.ts) and in local mode (files under the data directory, a log line).
+ * (Secrets and Events through kube/index.ts) and in local mode (files under the data directory, a log line).
  */
 import type { V1OwnerReference } from "@kubernetes/client-node";
 import type { Pool } from "@mailroom/core/db";

@@ -2,6 +2,7 @@ import {
   ageColumn,
   type CrdDefinition,
   conditionsSchema,
+  nameRoomFor,
   observedGenerationSchema,
   readyColumn,
   readyReasonColumn,
@@ -70,6 +71,7 @@ export const apiKeyCrd: CrdDefinition = {
     readyReasonColumn,
     ageColumn,
   ],
+  maxNameLength: nameRoomFor("-api-key"),
 };
 
 /** ApiKey spec as read from the API server. */

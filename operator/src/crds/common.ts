@@ -17,6 +17,20 @@ export interface CrdDefinition {
   readonly spec: SchemaProps;
   readonly status: SchemaProps;
   readonly printerColumns: readonly PrinterColumn[];
+  /**
+   * The longest name a resource may have, so that the names generated from it (`<name>-api-key`,
+   * `<name>-webhook-secret`, `<name>-dns`) stay within the 253 characters of an object name: a longer one
+   * was accepted and then failed at every reconcile.
+   */
+  readonly maxNameLength: number;
+}
+
+/** The longest Kubernetes object name (a DNS-1123 subdomain). */
+const MAX_OBJECT_NAME = 253;
+
+/** maxNameLength for a kind whose generated names append `suffix` to the resource's name. */
+export function nameRoomFor(suffix: string): number {
+  return MAX_OBJECT_NAME - suffix.length;
 }
 
 /** metav1.Condition, with the bounds the upstream type declares so our status cannot drift from it. */

@@ -113,7 +113,11 @@ export function buildCustomResourceDefinition(def: CrdDefinition): CustomResourc
               properties: {
                 apiVersion: { type: "string" },
                 kind: { type: "string" },
-                metadata: { type: "object" },
+                // The one ObjectMeta field a CRD may constrain (besides generateName).
+                metadata: {
+                  type: "object",
+                  properties: { name: { type: "string", maxLength: def.maxNameLength } },
+                },
                 spec: def.spec,
                 status: def.status,
               },

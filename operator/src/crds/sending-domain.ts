@@ -2,6 +2,7 @@ import {
   ageColumn,
   type CrdDefinition,
   conditionsSchema,
+  nameRoomFor,
   observedGenerationSchema,
   readyColumn,
   readyReasonColumn,
@@ -165,6 +166,7 @@ export const sendingDomainCrd: CrdDefinition = {
     readyReasonColumn,
     ageColumn,
   ],
+  maxNameLength: nameRoomFor("-dns"),
 };
 
 /** SendingDomain spec as read from the API server. */

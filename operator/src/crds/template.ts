@@ -2,6 +2,7 @@ import {
   ageColumn,
   type CrdDefinition,
   conditionsSchema,
+  nameRoomFor,
   observedGenerationSchema,
   readyColumn,
   readyReasonColumn,
@@ -61,6 +62,8 @@ export const templateCrd: CrdDefinition = {
     readyReasonColumn,
     ageColumn,
   ],
+  // Nothing is named after a Template.
+  maxNameLength: nameRoomFor(""),
 };
 
 /** Template spec as read from the API server. */

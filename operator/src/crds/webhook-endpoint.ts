@@ -3,6 +3,7 @@ import {
   ageColumn,
   type CrdDefinition,
   conditionsSchema,
+  nameRoomFor,
   observedGenerationSchema,
   readyColumn,
   readyReasonColumn,
@@ -82,6 +83,7 @@ export const webhookEndpointCrd: CrdDefinition = {
     readyReasonColumn,
     ageColumn,
   ],
+  maxNameLength: nameRoomFor("-webhook-secret"),
 };
 
 /** WebhookEndpoint spec as read from the API server. */

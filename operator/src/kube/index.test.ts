@@ -16,7 +16,7 @@ afterEach(async () => {
   plain = undefined;
 });
 
-describe("kube.ts", () => {
+describe("kube/index.ts", () => {
   it("turns API failures into KubeError with the Status code, reason and message", async () => {
     fake = await startKubeFake();
     const kube = createKube(fake.kubeConfig());
@@ -68,7 +68,7 @@ describe("kube.ts", () => {
   });
 });
 
-describe("kube.ts watches", () => {
+describe("kube/index.ts watches", () => {
   it("ends a quiet watch cleanly when client-node's inactivity timer fires, and asks for bookmarks", async () => {
     fake = await startKubeFake();
     // Long enough for the connect (the same timer guards it), short enough for a quick test.

@@ -1,4 +1,4 @@
-/** SecretStore and EventRecorder over kube.ts, for the in-cluster operator. */
+/** SecretStore and EventRecorder over kube/index.ts, for the in-cluster operator. */
 import type { CoreV1Event, V1Secret } from "@kubernetes/client-node";
 import {
   type EventRecorder,

@@ -1,5 +1,5 @@
 /**
- * DnsEndpointStore over kube.ts. Whether the API server serves external-dns's DNSEndpoint is asked through
+ * DnsEndpointStore over kube/index.ts. Whether the API server serves external-dns's DNSEndpoint is asked through
  * discovery and cached, so a reconcile costs no extra request: a "served" answer holds until a DNSEndpoint
  * call answers 404 for the whole resource (the CRD was removed); a "not served" one for `absentRecheckMs`, so
  * installing external-dns later is noticed without restarting the operator.

@@ -6,7 +6,10 @@
  * Every attempt races that deadline (its requests are aborted when it passes): a Lease call that hangs
  * must not keep a leader reconciling after a standby, seeing no renewal for leaseDuration, took over
  * (client-go's RenewDeadline; renewDeadline < leaseDuration is what makes the two never overlap).
- * A clean stop releases the Lease so the standby takes over without waiting for expiry.
+ * A clean stop releases the Lease so the standby takes over without waiting for expiry. A lost Lease is
+ * reported (`onLostLease`: the program exits, as controller-runtime's manager does, which is what ends
+ * reconciles still in flight), and `healthy()` turns false once a leader, or one still stepping down, has not
+ * renewed for a lease duration: the standby may lead by then, and the kubelet should restart this one.
  */
 import { type V1Lease, V1MicroTime } from "@kubernetes/client-node";
 import type { OperatorLogger } from "../controllers/context.ts";
@@ -23,11 +26,15 @@ export interface LeaderElectionOptions {
   retryPeriodMs?: number;
   onStartedLeading(): Promise<void>;
   onStoppedLeading(): Promise<void>;
+  /** Called (before onStoppedLeading) when leadership is lost rather than given up by stop(). */
+  onLostLease?(): void;
   log: OperatorLogger;
 }
 
 export interface LeaderElection {
   isLeader(): boolean;
+  /** False while this replica leads, or is still stepping down, without a renewal for a lease duration. */
+  healthy(): boolean;
   /**
    * Stops campaigning; a leader stops leading and releases the Lease. `release: false` leaves the Lease to
    * expire, as a crashed replica would (the standby then waits out leaseDuration).
@@ -56,6 +63,8 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
   const retryPeriodMs = options.retryPeriodMs ?? 2_000;
   const abort = new AbortController();
   let leading = false;
+  let steppingDown = false;
+  let lastRenew = 0;
   let observedRecord = "";
   let observedAt = 0;
 
@@ -141,11 +150,15 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
 
   async function stopLeading() {
     leading = false;
-    await options.onStoppedLeading();
+    steppingDown = true;
+    try {
+      await options.onStoppedLeading();
+    } finally {
+      steppingDown = false;
+    }
   }
 
   async function run() {
-    let lastRenew = 0;
     while (!abort.signal.aborted) {
       // A leader must renew by lastRenew + renewDeadline; a candidate's attempt gets as long.
       const result = await attempt((leading ? lastRenew : Date.now()) + renewDeadlineMs);
@@ -159,6 +172,7 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
         }
       } else if (leading && (result === "held-by-other" || Date.now() - lastRenew >= renewDeadlineMs)) {
         options.log.warn({ identity: options.identity, result }, "leader election: lost the lease");
+        options.onLostLease?.();
         await stopLeading();
       }
       await sleep(retryPeriodMs, abort.signal);
@@ -195,6 +209,7 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
   const running = run();
   return {
     isLeader: () => leading,
+    healthy: () => !(leading || steppingDown) || Date.now() - lastRenew <= leaseDurationMs,
     async stop(stopOptions = {}) {
       abort.abort();
       await running;

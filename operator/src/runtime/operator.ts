@@ -27,16 +27,23 @@ export interface OperatorOptions {
   identity: string;
   leaseNamespace: string;
   leaseName?: string;
-  /** Watch one namespace; all namespaces when undefined. */
-  namespace?: string;
+  /** Watch these namespaces (an informer per kind in each); all namespaces when undefined. */
+  namespaces?: readonly string[];
   resyncMs?: number;
   leaderElection?: { leaseDurationMs?: number; renewDeadlineMs?: number; retryPeriodMs?: number };
   queue?: { concurrency?: number; retry?: BackoffPolicy };
   informerBackoff?: BackoffPolicy;
+  /**
+   * Called when the Lease is lost (not on stop()). `mailroom operator` exits, as controller-runtime does:
+   * reconciles in flight must not go on once a standby may lead.
+   */
+  onLostLease?: () => void;
 }
 
 export interface RunningOperator {
   isLeader(): boolean;
+  /** For /healthz: false once the leader has not renewed its Lease for a lease duration. */
+  healthy(): boolean;
   /** Resolves once every informer has listed and every queue is empty (for tests and readiness). */
   settled(): Promise<void>;
   /** Stops reconciling; see LeaderElection.stop for `release`. */
@@ -44,7 +51,7 @@ export interface RunningOperator {
 }
 
 interface KindRuntime {
-  informer: Informer<unknown>;
+  informers: Informer<unknown>[];
   queue: WorkQueue;
 }
 
@@ -59,35 +66,37 @@ export function startOperator(options: OperatorOptions): RunningOperator {
 
   function startKind<K extends MailroomKind>(controller: KindController<K>): KindRuntime {
     const client = options.kube.customResources[controller.kind];
-    // Assigned right below; the queue's handler only runs after the informer delivers a key.
-    let informer: Informer<MailroomKinds[K]> | undefined;
+    // Filled right below; the queue's handler only runs after an informer delivers a key. A key names its
+    // namespace, so at most one informer holds it.
+    const informers: Informer<MailroomKinds[K]>[] = [];
     const queue = createWorkQueue({
       name: controller.kind,
       log,
       metrics,
       ...options.queue,
       async handle(key) {
-        const object = informer?.get(key);
+        const object = informers.map((i) => i.get(key)).find((o) => o !== undefined);
         if (!object) return undefined;
         return syncObject(options.context, client, controller, object, instance);
       },
     });
-    informer = startInformer({
-      kind: controller.kind,
-      log,
-      metrics,
-      ...(options.informerBackoff ? { backoff: options.informerBackoff } : {}),
-      list: () => client.list(options.namespace),
-      watch: (resourceVersion, onEvent) =>
-        client.watch(
-          { resourceVersion, ...(options.namespace ? { namespace: options.namespace } : {}) },
-          onEvent,
-        ),
-      onChange: (key, object) => {
-        if (object) queue.add(key);
-      },
-    });
-    return { informer, queue };
+    for (const namespace of options.namespaces ?? [undefined]) {
+      informers.push(
+        startInformer({
+          kind: controller.kind,
+          log,
+          metrics,
+          ...(options.informerBackoff ? { backoff: options.informerBackoff } : {}),
+          list: () => client.list(namespace),
+          watch: (resourceVersion, onEvent) =>
+            client.watch({ resourceVersion, ...(namespace ? { namespace } : {}) }, onEvent),
+          onChange: (key, object) => {
+            if (object) queue.add(key);
+          },
+        }),
+      );
+    }
+    return { informers, queue };
   }
 
   async function startControllers() {
@@ -101,7 +110,9 @@ export function startOperator(options: OperatorOptions): RunningOperator {
     ].filter((r): r is KindRuntime => r !== undefined);
     resync = setInterval(
       () => {
-        for (const { informer, queue } of runtimes) for (const key of informer.keys()) queue.add(key);
+        for (const { informers, queue } of runtimes) {
+          for (const informer of informers) for (const key of informer.keys()) queue.add(key);
+        }
       },
       options.resyncMs ?? 10 * 60_000,
     );
@@ -112,7 +123,7 @@ export function startOperator(options: OperatorOptions): RunningOperator {
     resync = undefined;
     const stopping = runtimes;
     runtimes = [];
-    await Promise.all(stopping.map((r) => r.informer.stop()));
+    await Promise.all(stopping.flatMap((r) => r.informers.map((i) => i.stop())));
     await Promise.all(stopping.map((r) => r.queue.shutdown()));
     metrics.leader.set(0);
   }
@@ -125,13 +136,15 @@ export function startOperator(options: OperatorOptions): RunningOperator {
     ...options.leaderElection,
     onStartedLeading: startControllers,
     onStoppedLeading: stopControllers,
+    ...(options.onLostLease ? { onLostLease: options.onLostLease } : {}),
     log,
   });
 
   return {
     isLeader: () => election.isLeader(),
+    healthy: () => election.healthy(),
     async settled() {
-      await Promise.all(runtimes.map((r) => r.informer.synced));
+      await Promise.all(runtimes.flatMap((r) => r.informers.map((i) => i.synced)));
       await Promise.all(runtimes.map((r) => r.queue.idle()));
     },
     stop: (stopOptions) => election.stop(stopOptions),

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { DnsEndpoint } from "../../../operator/src/external-dns.ts";
 import type { Kube } from "../../../operator/src/kube/index.ts";
 import { dnsEndpointCrd, sendingDomain } from "./fixtures.ts";
@@ -105,6 +105,13 @@ describe("kube-fake CRDs installed at runtime (external-dns's DNSEndpoint)", () 
       },
     });
     await kube.customResources.SendingDomain.delete("default", "owner");
-    expect((await kubeErrorOf(kube.dnsEndpoints.get("default", "owned"))).code).toBe(404);
+    // The collector works a moment after the change, as kube-controller-manager's does.
+    await vi.waitFor(
+      async () => expect((await kubeErrorOf(kube.dnsEndpoints.get("default", "owned"))).code).toBe(404),
+      {
+        timeout: 5_000,
+        interval: 10,
+      },
+    );
   });
 });

@@ -5,6 +5,9 @@ import { apiKey } from "./fixtures.ts";
 import type { KubeFake } from "./index.ts";
 import { kubeErrorOf, useKubeFake } from "./test-harness.ts";
 
+/** The fake collects garbage a moment after a change, as kube-controller-manager does. */
+const GC = { timeout: 5_000, interval: 10 };
+
 const FINALIZER = "mailroom.dev/revoke";
 let _fake: KubeFake;
 let kube: Kube;
@@ -94,7 +97,11 @@ describe("kube-fake deletion semantics", () => {
     await kube.customResources.ApiKey.delete("default", "owner");
     expect((await kube.secrets.get("default", "owner-api-key")).metadata?.name).toBe("owner-api-key");
     await kube.customResources.ApiKey.patch("default", "owner", { metadata: { finalizers: null } });
-    expect((await rejection(kube.secrets.get("default", "owner-api-key"))).code).toBe(404);
+    // The collector works a moment later, as kube-controller-manager's does, not within the request.
+    await vi.waitFor(
+      async () => expect((await rejection(kube.secrets.get("default", "owner-api-key"))).code).toBe(404),
+      GC,
+    );
     expect((await kube.secrets.get("default", "unowned")).metadata?.name).toBe("unowned");
   });
 
@@ -108,9 +115,10 @@ describe("kube-fake deletion semantics", () => {
       stringData: { a: "b" },
     });
     await kube.customResources.ApiKey.delete("default", "orphaner", { propagationPolicy: "Orphan" });
-    const kept = await kube.secrets.get("default", "kept");
     // The garbage collector removes the reference to the orphaning owner, as kube-controller-manager does.
-    expect(kept.metadata?.ownerReferences).toBeUndefined();
+    await vi.waitFor(async () => {
+      expect((await kube.secrets.get("default", "kept")).metadata?.ownerReferences).toBeUndefined();
+    }, GC);
   });
 
   it("deletes dependents first under propagationPolicy Foreground, before the owner's finalizers run", async () => {
@@ -134,12 +142,18 @@ describe("kube-fake deletion semantics", () => {
       },
     });
     await kube.customResources.ApiKey.delete("default", "fg", { propagationPolicy: "Foreground" });
-    expect((await rejection(kube.secrets.get("default", "dep"))).code).toBe(404);
-    expect((await kube.secrets.get("default", "slow")).metadata?.deletionTimestamp).toBeDefined();
+    await vi.waitFor(async () => {
+      expect((await rejection(kube.secrets.get("default", "dep"))).code).toBe(404);
+      expect((await kube.secrets.get("default", "slow")).metadata?.deletionTimestamp).toBeDefined();
+    }, GC);
     const deleting = await kube.customResources.ApiKey.get("default", "fg");
     expect(deleting.metadata.finalizers).toEqual([FINALIZER, "foregroundDeletion"]);
     await kube.secrets.patch("default", "slow", { metadata: { finalizers: null } });
-    expect((await kube.customResources.ApiKey.get("default", "fg")).metadata.finalizers).toEqual([FINALIZER]);
+    await vi.waitFor(async () => {
+      expect((await kube.customResources.ApiKey.get("default", "fg")).metadata.finalizers).toEqual([
+        FINALIZER,
+      ]);
+    }, GC);
     await kube.customResources.ApiKey.patch("default", "fg", { metadata: { finalizers: null } });
     expect((await rejection(kube.customResources.ApiKey.get("default", "fg"))).code).toBe(404);
   });

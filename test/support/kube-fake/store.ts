@@ -186,9 +186,8 @@ export class ObjectStore {
       next.metadata.finalizers = [...finalizers, gcFinalizer];
     Object.assign(next.metadata, { deletionTimestamp: now(), deletionGracePeriodSeconds: 0 });
     const marked = this.commit(type, "MODIFIED", next, prev);
-    this.collectGarbage();
-    const after = this.find(type, namespace, name);
-    return after ? { object: after, deleted: false } : { object: marked, deleted: true };
+    this.scheduleGarbageCollection();
+    return { object: marked, deleted: false };
   }
 
   /**
@@ -223,7 +222,7 @@ export class ObjectStore {
     const stored = this.commit(type, "MODIFIED", next, prev);
     // A dependent that lost its ownerReference may unblock an owner in foreground deletion.
     if (!isDeepStrictEqual(next.metadata.ownerReferences, prev.metadata.ownerReferences))
-      this.collectGarbage();
+      this.scheduleGarbageCollection();
     return { object: stored, warnings };
   }
 
@@ -231,18 +230,28 @@ export class ObjectStore {
     const namespace = obj.metadata.namespace ?? "";
     this.objects.delete(this.key(type, namespace, obj.metadata.name ?? ""));
     const gone = this.commit(type, "DELETED", obj);
-    this.collectGarbage();
+    this.scheduleGarbageCollection();
     return gone;
   }
 
-  private find(type: ResourceType, namespace: string, name: string): KubeObject | undefined {
-    const found = this.objects.get(this.key(type, namespace, name));
-    return found && clone(found);
+  private collectionScheduled = false;
+
+  /**
+   * Runs the collector a moment after a change, not within the request: kube-controller-manager's collector
+   * works from its own informers, so a DELETE answers before any dependent is touched (a test that read the
+   * dependents right after the owner was gone passed here and failed on the real server).
+   */
+  private scheduleGarbageCollection(): void {
+    if (this.collectionScheduled) return;
+    this.collectionScheduled = true;
+    setTimeout(() => {
+      this.collectionScheduled = false;
+      this.collectGarbage();
+    }, 10).unref();
   }
 
   /**
-   * The garbage collector, run synchronously after every change that can concern it (kube-controller-manager
-   * does it asynchronously, a moment later):
+   * The garbage collector, run after every change that can concern it:
    *  - an owner marked with `orphan`: its dependents lose their ownerReference to it, then the finalizer goes;
    *  - an owner marked with `foregroundDeletion`: every dependent is deleted (foreground too) while the owner
    *    stays; once no dependent with blockOwnerDeletion remains, the finalizer goes (other finalizers, such

@@ -14,7 +14,10 @@ export const variables = {
 export function build(e: AreaEnv<typeof variables>) {
   return {
     operator: {
-      namespace: e.MAILROOM_OPERATOR_NAMESPACE,
+      // One namespace, or several comma-separated (the chart's operator.watchNamespaces); unset: all.
+      namespaces: e.MAILROOM_OPERATOR_NAMESPACE?.split(",")
+        .map((n) => n.trim())
+        .filter(Boolean),
       leaseName: e.MAILROOM_OPERATOR_LEASE_NAME,
       leaseNamespace: e.MAILROOM_OPERATOR_LEASE_NAMESPACE,
       identity: e.MAILROOM_OPERATOR_IDENTITY,

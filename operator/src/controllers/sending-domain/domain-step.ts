@@ -67,6 +67,7 @@ export const domainStep: Step<SendingDomain, SendingDomainState, StatusFields<"S
         ...(selector ? { selector } : {}),
         records: ctx.dnsRecords,
         now: ctx.now(),
+        managedBy: "operator",
       });
       const recreated = binding?.targetId && binding.uid === ref.uid;
       await ctx.events.record(

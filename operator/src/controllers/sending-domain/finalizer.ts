@@ -17,8 +17,11 @@ export async function finalizeSendingDomain(ctx: ReconcileContext, resource: Sen
   // A resource that never held the claim (a Conflict) must not delete the holder's domain.
   if (!binding || binding.uid !== ref.uid) return;
   if (binding.targetId && binding.claim && (resource.spec.reclaimPolicy ?? "Delete") === "Delete") {
-    // Its DNSEndpoint, if any, is garbage-collected with the resource through its ownerReference.
-    await deleteDomain(ctx.pool, account, binding.claim);
+    await deleteDomain(ctx.pool, account, binding.claim, { actor: "operator" });
+    // The records name keys that no longer exist: they go too, whatever the propagation. Left to the garbage
+    // collector, an Orphan deletion (which strips the ownerReference first) kept them published forever.
+    if (conditionOf(resource.status, DNS_PUBLISHED))
+      await ctx.dnsEndpoints.unpublish(ref, dnsEndpointName(ref.name));
     await ctx.events.record(ref, "Normal", "Deleted", `deleted domain ${binding.claim}`);
   } else if (conditionOf(resource.status, DNS_PUBLISHED)) {
     // A retained domain goes on signing mail: its published records must outlive the resource.

@@ -1,4 +1,5 @@
 import {
+  createDomain,
   dkimTxtValue,
   generateDkimKey,
   getDomain,
@@ -439,6 +440,21 @@ describe("reading and deleting", () => {
     expect(rows).toEqual([]);
     const second = await create("gone.acme.test");
     expect(second.dkimKeys[0]?.selector).not.toBe(first.dkimKeys[0]?.selector);
+  });
+
+  it("refuses to delete a domain a SendingDomain declares (409 managed_by_operator), and keeps it", async () => {
+    const declared = await createDomain(db.pool, TEST_KEK, {
+      account: "team-a",
+      name: "declared.acme.test",
+      managedBy: "operator",
+    });
+    const res = await api.request("DELETE", "/v1/domains/declared.acme.test", { key });
+    expect(res.status).toBe(409);
+    expect(res.json).toEqual({
+      error: "managed_by_operator",
+      message: expect.stringContaining("SendingDomain"),
+    });
+    expect((await getDomain(db.pool, "team-a", "declared.acme.test"))?.id).toBe(declared.id);
   });
 
   it("hides another account's domain behind 404 on every route", async () => {
