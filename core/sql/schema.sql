@@ -864,6 +864,7 @@ CREATE TABLE public.domains (
     last_checked_at timestamp with time zone,
     verified_at timestamp with time zone,
     next_check_at timestamp with time zone DEFAULT now() NOT NULL,
+    managed_by text DEFAULT 'api'::text NOT NULL,
     dkim_rotation_interval_days integer DEFAULT 180 NOT NULL,
     dkim_rotation_requested_at timestamp with time zone,
     dkim_rotation_compromised boolean DEFAULT false NOT NULL,
@@ -871,6 +872,7 @@ CREATE TABLE public.domains (
     dkim_rotation_check_at timestamp with time zone DEFAULT now() NOT NULL,
     CONSTRAINT domains_account_check CHECK ((account ~ '^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$'::text)),
     CONSTRAINT domains_dkim_rotation_interval_days_check CHECK (((dkim_rotation_interval_days >= 0) AND (dkim_rotation_interval_days <= 3650))),
+    CONSTRAINT domains_managed_by_check CHECK ((managed_by = ANY (ARRAY['api'::text, 'operator'::text]))),
     CONSTRAINT domains_name_check CHECK (((name = lower(name)) AND (length(name) <= 253) AND (name ~ '^[a-z0-9.-]+$'::text))),
     CONSTRAINT domains_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'verified'::text, 'failed'::text, 'temporary_failure'::text])))
 );
@@ -978,6 +980,17 @@ CREATE UNLOGGED TABLE public.rate_limit_counters (
     bucket text NOT NULL,
     window_start timestamp with time zone NOT NULL,
     hits integer NOT NULL
+);
+
+--
+-- Name: retired_dkim_selectors; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.retired_dkim_selectors (
+    account text NOT NULL,
+    domain text NOT NULL,
+    selector text NOT NULL,
+    retired_at timestamp with time zone DEFAULT now() NOT NULL
 );
 
 --
@@ -1272,6 +1285,13 @@ ALTER TABLE ONLY public.operator_bindings
 
 ALTER TABLE ONLY public.rate_limit_counters
     ADD CONSTRAINT rate_limit_counters_pkey PRIMARY KEY (bucket, window_start);
+
+--
+-- Name: retired_dkim_selectors retired_dkim_selectors_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.retired_dkim_selectors
+    ADD CONSTRAINT retired_dkim_selectors_pkey PRIMARY KEY (account, domain, selector);
 
 --
 -- Name: suppressions suppressions_pkey; Type: CONSTRAINT; Schema: public; Owner: -
