@@ -1,15 +1,14 @@
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { Resolver } from "node:dns/promises";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { createKey } from "@mailroom/core/keys";
-import { authenticate } from "mailauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/db.ts";
 import { startDnsServer, type TestDnsServer } from "../support/dns-server.ts";
+import { createMailJudge, receivedFor } from "../support/mail-checks.ts";
 import { type PostfixRelay, postfixUnavailable, startPostfixRelay } from "../support/postfix-relay.ts";
 import { type ReceivedMessage, type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
 import { type ApiStack, startApiStack, startWorkerStack } from "../support/stack.ts";
@@ -34,7 +33,7 @@ let sink: SmtpSink;
 let api: ApiStack;
 let smtp: SubmissionStack;
 let worker: Awaited<ReturnType<typeof startWorkerStack>>;
-let resolver: Resolver;
+let judge: ReturnType<typeof createMailJudge>;
 let key: string;
 let context: ClientContext;
 let attachment: Attachment;
@@ -54,8 +53,7 @@ beforeAll(async () => {
   api = await startApiStack(db, { env });
   smtp = await startSubmissionStack(db, { env });
   worker = await startWorkerStack(db, sink.url, { MAILROOM_WORKER_CONCURRENCY: "8" });
-  resolver = new Resolver({ timeout: 1000, tries: 1 });
-  resolver.setServers([dns.address]);
+  judge = createMailJudge(dns.address);
   const domainsKey = (await createKey(db.pool, { account: "clients", scopes: ["domains"], expires: "never" }))
     .fullKey;
   key = (await createKey(db.pool, { account: "clients", scopes: ["send"], expires: "never" })).fullKey;
@@ -108,26 +106,10 @@ function specFor(client: string, mode: Mode | "plain", port: number): ClientSpec
   };
 }
 
-async function arrived(recipient: string): Promise<ReceivedMessage> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const found = sink.messages.find((m) => m.envelope.to.includes(recipient));
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`nothing reached the sink for ${recipient}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const arrived = (recipient: string) => receivedFor(sink, recipient, 60_000);
 
 async function dkim(message: ReceivedMessage): Promise<string[]> {
-  const verdict = await authenticate(message.raw, {
-    ip: "127.0.0.1",
-    helo: "mailroom.localhost",
-    mta: "mx.example.net",
-    sender: message.envelope.from,
-    disableArc: true,
-    disableBimi: true,
-    resolver: (name, rrtype) => resolver.resolve(name, rrtype) as Promise<string[][] | string[]>,
-  });
+  const verdict = await judge(message);
   return verdict.dkim.results.map((r) => `${r.status.result} ${r.signingDomain}`);
 }
 

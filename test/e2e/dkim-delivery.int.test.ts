@@ -1,11 +1,10 @@
-import { Resolver } from "node:dns/promises";
 import { deriveVerpKey, readVerpAddress } from "@mailroom/core/bounces";
 import { listEvents } from "@mailroom/core/emails";
 import { createKey } from "@mailroom/core/keys";
-import { authenticate } from "mailauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/db.ts";
 import { startDnsServer, type TestDnsServer } from "../support/dns-server.ts";
+import { createMailJudge } from "../support/mail-checks.ts";
 import { type ReceivedMessage, type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
 import { type ApiStack, startApiStack, startWorkerStack, TEST_KEK } from "../support/stack.ts";
 
@@ -17,7 +16,7 @@ let dns: TestDnsServer;
 let sink: SmtpSink;
 let api: ApiStack;
 let worker: Awaited<ReturnType<typeof startWorkerStack>>;
-let resolver: Resolver;
+let judge: ReturnType<typeof createMailJudge>;
 let domainsKey: string;
 let sendKey: string;
 let domain: PublishedDomain;
@@ -43,8 +42,7 @@ beforeAll(async () => {
     env: { MAILROOM_DNS_SERVERS: dns.address, MAILROOM_ALLOW_UNVERIFIED_FROM: "false" },
   });
   worker = await startWorkerStack(db, sink.url, { MAILROOM_WORKER_CONCURRENCY: "4" });
-  resolver = new Resolver({ timeout: 1000, tries: 1 });
-  resolver.setServers([dns.address]);
+  judge = createMailJudge(dns.address);
   domainsKey = (await createKey(db.pool, { account: "billing-co", scopes: ["domains"], expires: "never" }))
     .fullKey;
   sendKey = (await createKey(db.pool, { account: "billing-co", scopes: ["send"], expires: "never" })).fullKey;
@@ -96,22 +94,6 @@ async function waitForStatus(id: string, status: string, timeoutMs = 15_000) {
 
 function received(recipient: string): ReceivedMessage[] {
   return sink.messages.filter((m) => m.envelope.to.includes(recipient));
-}
-
-/**
- * mailauth, an independent verifier, judging the message as a receiving MX would: DKIM against the keys in
- * the test DNS server, SPF for the envelope sender, DMARC alignment with the From domain.
- */
-async function judge(message: ReceivedMessage | Buffer, sender: string) {
-  return authenticate(Buffer.isBuffer(message) ? message : message.raw, {
-    ip: "127.0.0.1",
-    helo: "mailroom.localhost",
-    mta: "mx.example.net",
-    sender,
-    disableArc: true,
-    disableBimi: true,
-    resolver: (name, rrtype) => resolver.resolve(name, rrtype) as Promise<string[][] | string[]>,
-  });
 }
 
 describe("a domain added through the API signs its mail", () => {

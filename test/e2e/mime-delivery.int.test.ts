@@ -1,10 +1,9 @@
-import { Resolver } from "node:dns/promises";
 import { createKey } from "@mailroom/core/keys";
-import { authenticate } from "mailauth";
 import nodemailer from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/db.ts";
 import { startDnsServer, type TestDnsServer } from "../support/dns-server.ts";
+import { createMailJudge, receivedFor } from "../support/mail-checks.ts";
 import { RawSmtpClient } from "../support/smtp-client.ts";
 import { type ReceivedMessage, type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
 import { type ApiStack, startApiStack, startWorkerStack } from "../support/stack.ts";
@@ -22,7 +21,7 @@ let old: SmtpSink;
 let api: ApiStack;
 let smtp: SubmissionStack;
 let worker: Awaited<ReturnType<typeof startWorkerStack>> | undefined;
-let resolver: Resolver;
+let judge: ReturnType<typeof createMailJudge>;
 let key: string;
 
 beforeAll(async () => {
@@ -34,8 +33,7 @@ beforeAll(async () => {
   const env = { MAILROOM_DNS_SERVERS: dns.address, MAILROOM_ALLOW_UNVERIFIED_FROM: "false" };
   api = await startApiStack(db, { env });
   smtp = await startSubmissionStack(db, { env });
-  resolver = new Resolver({ timeout: 1000, tries: 1 });
-  resolver.setServers([dns.address]);
+  judge = createMailJudge(dns.address);
   const domainsKey = (await createKey(db.pool, { account: "mime", scopes: ["domains"], expires: "never" }))
     .fullKey;
   key = (await createKey(db.pool, { account: "mime", scopes: ["send"], expires: "never" })).fullKey;
@@ -63,26 +61,8 @@ async function deliverTo(sink: SmtpSink) {
   worker = await startWorkerStack(db, sink.url, { MAILROOM_WORKER_CONCURRENCY: "4" });
 }
 
-async function receivedFor(sink: SmtpSink, recipient: string): Promise<ReceivedMessage> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const found = sink.messages.find((m) => m.envelope.to.includes(recipient));
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`nothing reached the sink for ${recipient}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 async function dkim(message: ReceivedMessage) {
-  const verdict = await authenticate(message.raw, {
-    ip: "127.0.0.1",
-    helo: "mailroom.localhost",
-    mta: "mx.example.net",
-    sender: message.envelope.from,
-    disableArc: true,
-    disableBimi: true,
-    resolver: (name, rrtype) => resolver.resolve(name, rrtype) as Promise<string[][] | string[]>,
-  });
+  const verdict = await judge(message);
   return verdict.dkim.results.map((r) => r.status.result);
 }
 

@@ -1,13 +1,12 @@
 import { execFile } from "node:child_process";
-import { Resolver } from "node:dns/promises";
 import { promisify } from "node:util";
 import { createKey } from "@mailroom/core/keys";
 import { addSuppressions } from "@mailroom/core/suppressions";
-import { authenticate } from "mailauth";
 import nodemailer from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/db.ts";
 import { startDnsServer, type TestDnsServer } from "../support/dns-server.ts";
+import { createMailJudge, receivedFor as receivedFrom } from "../support/mail-checks.ts";
 import { type ReceivedMessage, type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
 import { type ApiStack, startApiStack, startWorkerStack } from "../support/stack.ts";
 import { type SubmissionStack, startSubmissionStack } from "../support/submission.ts";
@@ -34,7 +33,7 @@ let sink: SmtpSink;
 let api: ApiStack;
 let smtp: SubmissionStack;
 let worker: Awaited<ReturnType<typeof startWorkerStack>>;
-let resolver: Resolver;
+let judge: ReturnType<typeof createMailJudge>;
 let key: string;
 
 beforeAll(async () => {
@@ -45,8 +44,7 @@ beforeAll(async () => {
   api = await startApiStack(db, { env });
   smtp = await startSubmissionStack(db, { env });
   worker = await startWorkerStack(db, sink.url, { MAILROOM_WORKER_CONCURRENCY: "4" });
-  resolver = new Resolver({ timeout: 1000, tries: 1 });
-  resolver.setServers([dns.address]);
+  judge = createMailJudge(dns.address);
   const domainsKey = (await createKey(db.pool, { account: "shop", scopes: ["domains"], expires: "never" }))
     .fullKey;
   key = (await createKey(db.pool, { account: "shop", scopes: ["send"], expires: "never" })).fullKey;
@@ -67,28 +65,11 @@ afterAll(async () => {
   await db?.drop();
 });
 
-/** The message the sink received for a recipient, once there is one. */
-async function receivedFor(recipient: string): Promise<ReceivedMessage> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const found = sink.messages.find((m) => m.envelope.to.includes(recipient));
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error(`nothing reached the sink for ${recipient}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const receivedFor = (recipient: string) => receivedFrom(sink, recipient);
 
 /** mailauth, an independent verifier, on the DKIM signatures of a received message. */
 async function dkimResults(message: ReceivedMessage) {
-  const verdict = await authenticate(message.raw, {
-    ip: "127.0.0.1",
-    helo: "mailroom.localhost",
-    mta: "mx.example.net",
-    sender: message.envelope.from,
-    disableArc: true,
-    disableBimi: true,
-    resolver: (name, rrtype) => resolver.resolve(name, rrtype) as Promise<string[][] | string[]>,
-  });
+  const verdict = await judge(message);
   return verdict.dkim.results.map((r) => ({ result: r.status.result, domain: r.signingDomain }));
 }
 

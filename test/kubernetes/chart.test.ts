@@ -17,6 +17,10 @@ import { helmOnCluster } from "./helm.ts";
 
 const kube = inject("kube");
 const VALUES_DIR = path.join(CHART_DIR, "ci");
+const CNPG_CLUSTER_CRD = path.join(
+  import.meta.dirname,
+  "../helm/fixtures/cloudnative-pg/postgresql.cnpg.io_clusters.yaml",
+);
 
 const helm = helmOnCluster;
 
@@ -54,7 +58,8 @@ const releaseOf = (label: string) => ({ release: `mr-${label}`, namespace: `char
 beforeAll(async () => {
   const dir = kube.thirdPartyCrds;
   const files = (await readdir(dir)).filter((f) => f.endsWith(".yaml")).map((f) => path.join(dir, f));
-  await applyCrdFiles(kube, files);
+  // CloudNativePG's Cluster (postgresql.cloudnative.enabled, issue 28): the CRD is a committed test fixture.
+  await applyCrdFiles(kube, [...files, CNPG_CLUSTER_CRD]);
   // ci/existing-secret-values.yaml watches team-a: its Role and RoleBinding go there.
   await ensureNamespace(kube, "team-a");
 });

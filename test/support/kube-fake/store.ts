@@ -8,34 +8,10 @@ import { admit, checkTypeMeta, type KubeObject } from "./admission.ts";
 import { applyPatch } from "./patch.ts";
 import type { ResourceType } from "./resources.ts";
 import { alreadyExists, conflict, expired, notFound, type Subject } from "./status.ts";
+import type { DeleteOptions, StoredEvent, WriteOptions, WriteResult } from "./store-types.ts";
 import { now, prepareForCreate, prepareForUpdate, requireResourceVersion } from "./strategy.ts";
 
-/** A change as watches see it. `previous` lets selector-filtered watches turn edits into ADDED/DELETED. */
-export interface StoredEvent {
-  rv: number;
-  type: "ADDED" | "MODIFIED" | "DELETED";
-  resource: ResourceType;
-  object: KubeObject;
-  previous?: KubeObject;
-}
-
-/** Options shared by writes. */
-export interface WriteOptions {
-  /** fieldValidation=Strict: unknown fields are an error rather than pruned with a warning. */
-  strict: boolean;
-}
-
-/** The result of a write: the object as stored (or as last seen, when deleted) and warnings. */
-export interface WriteResult {
-  object: KubeObject;
-  warnings: string[];
-}
-
-/** DeleteOptions fields the fake honours. */
-export interface DeleteOptions {
-  preconditions?: { uid?: string; resourceVersion?: string };
-  propagationPolicy?: "Orphan" | "Background" | "Foreground";
-}
+export type { DeleteOptions, StoredEvent, WriteOptions, WriteResult } from "./store-types.ts";
 
 const clone = <T>(v: T): T => structuredClone(v);
 /** The finalizers the registry adds for propagationPolicy Foreground and Orphan. */
