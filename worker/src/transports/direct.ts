@@ -3,7 +3,7 @@ import { createSsrfGuard } from "@mailroom/core/webhooks";
 import { createMxResolver, type MxResolver } from "./mx-resolver.ts";
 import { failureResult, type SmtpError, toRecipientResults } from "./results.ts";
 import { createSessionPool, type SessionPool, type SessionTarget } from "./session-pool.ts";
-import { envelopesOf, type MailTransport, type OutboundMessage, type RecipientResult } from "./types.ts";
+import { type MailTransport, type OutboundMessage, type RecipientResult, sendEachEnvelope } from "./types.ts";
 
 /** Options for delivering straight to each recipient domain's MX hosts. */
 export interface DirectTransportOptions {
@@ -97,11 +97,7 @@ export function createDirectTransport(options: DirectTransportOptions): MailTran
     try {
       lease = await pool.acquire(domain, target);
     } catch (error) {
-      return {
-        connected: false,
-        error: error as SmtpError,
-        results: toRecipientResults(envelope.to, { error: error as SmtpError }),
-      };
+      return { connected: false, results: toRecipientResults(envelope.to, { error: error as SmtpError }) };
     }
     try {
       const info = await lease.send(envelope, message);
@@ -119,22 +115,8 @@ export function createDirectTransport(options: DirectTransportOptions): MailTran
    * after another on the domain's pooled sessions; `connected` is false when no session could be had there,
    * and then the remaining envelopes share that failure rather than each waiting out a connect timeout.
    */
-  async function attempt(domain: string, target: SessionTarget, message: OutboundMessage, to: string[]) {
-    const results: RecipientResult[] = [];
-    let connected = false;
-    let unreachable: SmtpError | undefined;
-    for (const envelope of envelopesOf(message, to)) {
-      if (unreachable) {
-        results.push(...toRecipientResults(envelope.to, { error: unreachable }));
-        continue;
-      }
-      const outcome = await transaction(domain, target, envelope, message);
-      results.push(...outcome.results);
-      connected ||= outcome.connected;
-      if (!outcome.connected) unreachable = outcome.error;
-    }
-    return { connected, results };
-  }
+  const attempt = (domain: string, target: SessionTarget, message: OutboundMessage, to: string[]) =>
+    sendEachEnvelope(message, to, (envelope) => transaction(domain, target, envelope, message));
 
   async function deliverToDomain(domain: string, recipients: string[], message: OutboundMessage) {
     const route = await resolver.resolveRoute(domain);

@@ -1,6 +1,6 @@
 import { type SmtpError, type SmtpSendInfo, toRecipientResults } from "./results.ts";
 import { createSessionPool, type SessionTarget } from "./session-pool.ts";
-import { envelopesOf, type MailTransport, type OutboundMessage, type RecipientResult } from "./types.ts";
+import { type MailTransport, type OutboundMessage, sendEachEnvelope } from "./types.ts";
 
 /** Options for handing every message to one smarthost. */
 export interface RelayTransportOptions {
@@ -98,23 +98,15 @@ export function createRelayTransport(options: RelayTransportOptions): MailTransp
 
   return {
     async send(message) {
-      const results: RecipientResult[] = [];
       // One transaction per envelope sender (per recipient under VERP), one after another on pooled sessions.
-      // A relay that cannot be reached fails the remaining envelopes at once, not one connect timeout each.
-      let unreachable: Outcome | undefined;
-      for (const envelope of envelopesOf(message)) {
-        if (unreachable) {
-          results.push(...toRecipientResults(envelope.to, unreachable));
-          continue;
-        }
+      const { results } = await sendEachEnvelope(message, message.envelope.to, async (envelope) => {
         let tried = await attempt(envelope, message);
         // A session lost mid-send (e.g. an idle one the relay had just closed) is tried once more on a new
         // one, as nodemailer's pool did (maxRequeues 1); a second loss is reported and the delivery's own
         // retry takes over rather than hammering a failing relay.
         if (tried.lost) tried = await attempt(envelope, message);
-        if (!tried.connected) unreachable = tried.outcome;
-        results.push(...toRecipientResults(envelope.to, tried.outcome));
-      }
+        return { connected: tried.connected, results: toRecipientResults(envelope.to, tried.outcome) };
+      });
       const byRecipient = new Map(results.map((r) => [r.recipient, r]));
       return message.envelope.to.flatMap((recipient) => byRecipient.get(recipient) ?? []);
     },

@@ -50,3 +50,36 @@ export function envelopesOf(
   }
   return [...groups].map(([from, to]) => ({ from, to }));
 }
+
+/** One transaction's outcome as a transport reports it: its recipients' results, and whether it had a session. */
+export interface EnvelopeOutcome {
+  connected: boolean;
+  results: RecipientResult[];
+}
+
+/**
+ * Runs the transactions of `recipients` one after another (`envelopesOf`). Once one finds no session (the
+ * relay or MX address cannot be reached), the envelopes after it share that failure instead of each waiting
+ * out a connect timeout. `connected` is true when any transaction had a session.
+ */
+export async function sendEachEnvelope(
+  message: OutboundMessage,
+  recipients: readonly string[],
+  transaction: (envelope: { from: string; to: string[] }) => Promise<EnvelopeOutcome>,
+): Promise<EnvelopeOutcome> {
+  const results: RecipientResult[] = [];
+  let connected = false;
+  let unreachable: RecipientResult | undefined;
+  for (const envelope of envelopesOf(message, recipients)) {
+    if (unreachable) {
+      const failure = unreachable;
+      results.push(...envelope.to.map((recipient) => ({ ...failure, recipient })));
+      continue;
+    }
+    const outcome = await transaction(envelope);
+    results.push(...outcome.results);
+    connected ||= outcome.connected;
+    if (!outcome.connected) unreachable = outcome.results[0];
+  }
+  return { connected, results };
+}
