@@ -5,7 +5,7 @@ NPM ?= npm
 STAMP := node_modules/.mailroom-install-stamp
 WORKSPACE_MANIFESTS := $(wildcard core/package.json api/package.json worker/package.json operator/package.json smtp/package.json cli/package.json)
 
-.PHONY: help install system-packages run test test-faults test-kubernetes bench bench-scale schema-dump e2e-kind lint format typecheck check-generated clean image image-smoke chart-package
+.PHONY: help install system-packages run test test-faults test-upgrade test-kubernetes bench bench-scale schema-dump e2e-kind lint format typecheck check-generated clean image image-smoke chart-package
 
 help: ## List the targets
 	@# Colour only on a terminal (and not with NO_COLOR): piped or redirected, the list stays plain text.
@@ -33,6 +33,10 @@ test: $(STAMP) system-packages ## Run the whole test suite: lint, type check, ge
 
 test-faults: $(STAMP) system-packages ## Fault suite: kill -9 a worker, the API, Postgres, a Patroni primary (and a switchover); stall SMTP and webhooks; under load (~7 min)
 	$(NPM) exec --no -- vitest run -c test/fault/vitest.config.ts
+
+test-upgrade: $(STAMP) ## Rolling upgrade from the previous release (built once per commit under ~/.cache/mailroom/upgrade/) under load (~2 min warm)
+	$(NPM) exec --no -- node scripts/previous-release.ts >/dev/null
+	$(NPM) exec --no -- vitest run -c test/upgrade/vitest.config.ts
 
 test-kubernetes: $(STAMP) ## Operator contract suite and chart on a real kube-apiserver, etcd, kube-controller-manager (built once from Go modules)
 	@test/kubernetes/build/build.sh >/dev/null

@@ -3,9 +3,14 @@ import { configDefaults, defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["{core,api,worker,operator,smtp,console,cli}/src/**/*.test.ts", "test/**/*.test.ts"],
-    // The fault suite and the real-control-plane suite have their own configs and targets (`make test-faults`,
-    // `make test-kubernetes`).
-    exclude: [...configDefaults.exclude, "test/fault/**", "test/kubernetes/**"],
+    // The fault, upgrade and real-control-plane suites have their own configs and targets (`make test-faults`,
+    // `make test-upgrade`, `make test-kubernetes`).
+    exclude: [
+      ...configDefaults.exclude,
+      "test/fault/**",
+      "test/kubernetes/**",
+      "test/upgrade/**/*.upgrade.test.ts",
+    ],
     globalSetup: ["test/support/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,

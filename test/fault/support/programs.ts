@@ -1,8 +1,18 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, type WriteStream } from "node:fs";
 import path from "node:path";
+import { freePort } from "../../support/ports.ts";
 
 const MAILROOM = path.resolve(import.meta.dirname, "../../../cli/bin/mailroom.js");
+
+/** The SMTP door's submission ports, free loopback ones; the bounce receiver off. */
+export const smtpDoorEnv = async (): Promise<Record<string, string>> => ({
+  MAILROOM_SMTP_INTERNAL_PORT: "0",
+  MAILROOM_SUBMISSION_HOST: "127.0.0.1",
+  MAILROOM_SUBMISSION_PORT: String(await freePort()),
+  MAILROOM_SUBMISSION_TLS_PORT: String(await freePort()),
+  MAILROOM_INBOUND_ENABLED: "false",
+});
 
 /**
  * One Mailroom program (`mailroom worker`, `mailroom api` or `mailroom smtp`) in a process of its own, as a pod runs it, with a
@@ -38,6 +48,8 @@ export function startProgram(options: {
   command: "worker" | "api" | "smtp";
   env: Record<string, string>;
   logFile: string;
+  /** The `mailroom` executable to run: this checkout's, unless another release's (the upgrade test). */
+  bin?: string;
 }): Program {
   let child: ChildProcess | undefined;
   let internal = "";
@@ -59,7 +71,7 @@ export function startProgram(options: {
     },
     start() {
       log ??= createWriteStream(options.logFile, { flags: "a" });
-      const proc = spawn(process.execPath, [MAILROOM, options.command], {
+      const proc = spawn(process.execPath, [options.bin ?? MAILROOM, options.command], {
         env: { ...process.env, ...options.env },
         stdio: ["ignore", "pipe", "pipe"],
       });

@@ -5,11 +5,10 @@ import { createKey } from "@mailroom/core/keys";
 import { ensureLocalCertificates } from "@mailroom/core/tls";
 import type pg from "pg";
 import { httpsRequest } from "../../support/https.ts";
-import { freePort } from "../../support/ports.ts";
 import { type SmtpSink, startSmtpSink } from "../../support/smtp-sink.ts";
 import { TEST_KEK } from "../../support/stack.ts";
 import { type FaultCluster, openProbe, startFaultCluster } from "./cluster.ts";
-import { type Program, startProgram } from "./programs.ts";
+import { type Program, smtpDoorEnv, startProgram } from "./programs.ts";
 
 /** Fast crash detection, as the fault runs need it (production: 5 s beats, dead after 30 s). */
 const FAST_RECOVERY = { MAILROOM_WORKER_HEARTBEAT_SECONDS: "0.5", MAILROOM_WORKER_DEAD_AFTER_SECONDS: "3" };
@@ -18,6 +17,8 @@ const FAST_RECOVERY = { MAILROOM_WORKER_HEARTBEAT_SECONDS: "0.5", MAILROOM_WORKE
 interface ScenarioDatabase {
   url: string;
   stop(): Promise<void>;
+  /** A send key the database's own setup created (the upgrade test's, with the previous release's CLI). */
+  key?: string;
 }
 
 export interface Scenario<C extends ScenarioDatabase = FaultCluster> {
@@ -30,10 +31,11 @@ export interface Scenario<C extends ScenarioDatabase = FaultCluster> {
   ca: Buffer;
   env: Record<string, string>;
   programs: Program[];
-  worker(name: string, env?: Record<string, string>): Promise<Program>;
-  api(name?: string, env?: Record<string, string>): Promise<Program>;
+  /** A program of this checkout, or of the `mailroom` executable `bin` (another release's). */
+  worker(name: string, env?: Record<string, string>, bin?: string): Promise<Program>;
+  api(name?: string, env?: Record<string, string>, bin?: string): Promise<Program>;
   /** `mailroom smtp` with its submission door on free loopback ports (the bounce receiver off). */
-  smtp(name?: string): Promise<Program>;
+  smtp(name?: string, bin?: string): Promise<Program>;
   close(): Promise<void>;
 }
 
@@ -57,7 +59,9 @@ export async function startScenario(
   const tls = await ensureLocalCertificates(path.join(dir, "tls"), ["localhost", "127.0.0.1"]);
   const kekFile = path.join(dir, "kek");
   await writeFile(kekFile, TEST_KEK.toString("base64"), { mode: 0o600 });
-  const { fullKey } = await createKey(probe, { account: "default", scopes: ["send"], expires: "never" });
+  const fullKey =
+    cluster.key ??
+    (await createKey(probe, { account: "default", scopes: ["send"], expires: "never" })).fullKey;
   const env: Record<string, string> = {
     DATABASE_URL: cluster.url,
     MAILROOM_KEY_ENCRYPTION_KEY_FILE: kekFile,
@@ -82,13 +86,19 @@ export async function startScenario(
     await program.start();
     return program;
   };
-  const run = (programName: string, command: "api" | "worker" | "smtp", extra: Record<string, string>) =>
+  const run = (
+    programName: string,
+    command: "api" | "worker" | "smtp",
+    extra: Record<string, string>,
+    bin?: string,
+  ) =>
     launch(
       startProgram({
         name: programName,
         command,
         env: { ...env, ...extra },
         logFile: path.join(dir, `${programName}.log`),
+        bin,
       }),
     );
   return {
@@ -100,16 +110,9 @@ export async function startScenario(
     ca: await readFile(tls.caCertFile),
     env,
     programs,
-    worker: (workerName, extra = {}) => run(workerName, "worker", extra),
-    api: (apiName = "api", extra = {}) => run(apiName, "api", extra),
-    smtp: async (smtpName = "smtp") =>
-      run(smtpName, "smtp", {
-        MAILROOM_SMTP_INTERNAL_PORT: "0",
-        MAILROOM_SUBMISSION_HOST: "127.0.0.1",
-        MAILROOM_SUBMISSION_PORT: String(await freePort()),
-        MAILROOM_SUBMISSION_TLS_PORT: String(await freePort()),
-        MAILROOM_INBOUND_ENABLED: "false",
-      }),
+    worker: (workerName, extra = {}, bin = undefined) => run(workerName, "worker", extra, bin),
+    api: (apiName = "api", extra = {}, bin = undefined) => run(apiName, "api", extra, bin),
+    smtp: async (smtpName = "smtp", bin = undefined) => run(smtpName, "smtp", await smtpDoorEnv(), bin),
     async close() {
       await Promise.all(programs.map((p) => p.stop()));
       await probe.end();
