@@ -34,7 +34,7 @@ test: $(STAMP) system-packages ## Run the whole test suite: lint, type check, ge
 test-faults: $(STAMP) system-packages ## Fault suite: kill -9 a worker, the API, Postgres, a Patroni primary (and a switchover); stall SMTP and webhooks; under load (~7 min)
 	$(NPM) exec --no -- vitest run -c test/fault/vitest.config.ts
 
-test-upgrade: $(STAMP) ## Rolling upgrade from the previous release (built once per commit under ~/.cache/mailroom/upgrade/) under load (~2 min warm)
+test-upgrade: $(STAMP) ## Rolling upgrade from the previous release (built once per commit under ~/.cache/mailroom/upgrade/) under load (~3 min warm)
 	$(NPM) exec --no -- node scripts/previous-release.ts >/dev/null
 	$(NPM) exec --no -- vitest run -c test/upgrade/vitest.config.ts
 
