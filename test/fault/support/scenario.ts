@@ -110,9 +110,9 @@ export async function startScenario(
     ca: await readFile(tls.caCertFile),
     env,
     programs,
-    worker: (workerName, extra = {}, bin = undefined) => run(workerName, "worker", extra, bin),
-    api: (apiName = "api", extra = {}, bin = undefined) => run(apiName, "api", extra, bin),
-    smtp: async (smtpName = "smtp", bin = undefined) => run(smtpName, "smtp", await smtpDoorEnv(), bin),
+    worker: (workerName, extra = {}, bin) => run(workerName, "worker", extra, bin),
+    api: (apiName = "api", extra = {}, bin) => run(apiName, "api", extra, bin),
+    smtp: async (smtpName = "smtp", bin) => run(smtpName, "smtp", await smtpDoorEnv(), bin),
     async close() {
       await Promise.all(programs.map((p) => p.stop()));
       await probe.end();
