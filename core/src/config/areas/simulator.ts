@@ -11,7 +11,9 @@ export const variables = {
     .transform((v) => v.trim().toLowerCase())
     .refine((v) => v === "off" || DOMAIN.test(v), "a domain name, or off")
     .default("simulator.mailroom.invalid"),
-  MAILROOM_SIMULATOR_RETRY_SECONDS: z.coerce.number().min(0.05).max(60).default(0.5),
+  // 0: the retry job is ready at once and the insert's NOTIFY wakes a worker; a positive delay is found by the
+  // worker's fallback poll (2 s), after the delay.
+  MAILROOM_SIMULATOR_RETRY_SECONDS: z.coerce.number().min(0).max(60).default(0),
   MAILROOM_SIMULATOR_DELAY_SECONDS: z.coerce.number().min(0).max(60).default(1),
 };
 
