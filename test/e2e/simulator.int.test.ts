@@ -176,6 +176,23 @@ describe("the mailbox simulator", () => {
     });
   });
 
+  it("two bounced@ copies of one email bounce each through its own VERP token; delivered@ beside them stays", async () => {
+    const one = `bounced+one@${SIM}`;
+    const two = `bounced+two@${SIM}`;
+    const kept = `delivered+kept@${SIM}`;
+    const { id } = await send(
+      [one, two, kept],
+      ["email.queued", "email.delivered", "email.bounced", "email.bounced"],
+    );
+    const bounced = hooksOf(id)
+      .filter((h) => h.payload?.type === "email.bounced")
+      .map((h) => h.payload?.data.recipient);
+    expect(bounced.sort()).toEqual([one, two]);
+    // One recipient is still delivered: the email stays delivered, as with a real mixed outcome.
+    expect((await email(id)).status).toBe("delivered");
+    expect(await suppression(kept)).toBeUndefined();
+  });
+
   it("soft-bounced@ is deferred with a 4xx, then delivered on the short retry", async () => {
     const { id, hooks: got } = await send(`soft-bounced@${SIM}`, [
       "email.queued",
