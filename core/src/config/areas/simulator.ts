@@ -14,7 +14,8 @@ export const variables = {
   // 0: the retry job is ready at once and the insert's NOTIFY wakes a worker; a positive delay is found by the
   // worker's fallback poll (2 s), after the delay.
   MAILROOM_SIMULATOR_RETRY_SECONDS: z.coerce.number().min(0).max(60).default(0),
-  MAILROOM_SIMULATOR_DELAY_SECONDS: z.coerce.number().min(0).max(60).default(1),
+  // delayed@ holds a delivery slot while it waits, as a slow MX does: kept short so it cannot hold many long.
+  MAILROOM_SIMULATOR_DELAY_SECONDS: z.coerce.number().min(0).max(10).default(1),
 };
 
 export function build(e: AreaEnv<typeof variables>) {
