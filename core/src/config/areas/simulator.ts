@@ -15,7 +15,7 @@ export const variables = {
   // worker's fallback poll (2 s), after the delay.
   MAILROOM_SIMULATOR_RETRY_SECONDS: z.coerce.number().min(0).max(60).default(0),
   // delayed@ holds a delivery slot while it waits, as a slow MX does: kept short so it cannot hold many long.
-  MAILROOM_SIMULATOR_DELAY_SECONDS: z.coerce.number().min(0).max(10).default(1),
+  MAILROOM_SIMULATOR_DELAY_SECONDS: z.coerce.number().min(0).max(10).default(0.5),
 };
 
 export function build(e: AreaEnv<typeof variables>) {
