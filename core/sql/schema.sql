@@ -122,6 +122,7 @@ CREATE TABLE public.emails (
     pending_recipients text[],
     recipient_results jsonb DEFAULT '{}'::jsonb NOT NULL,
     source text DEFAULT 'api'::text NOT NULL,
+    simulated boolean DEFAULT false NOT NULL,
     CONSTRAINT emails_has_content CHECK (((html IS NOT NULL) OR (text IS NOT NULL) OR (source = 'smtp'::text))),
     CONSTRAINT emails_source_check CHECK ((source = ANY (ARRAY['api'::text, 'smtp'::text]))),
     CONSTRAINT emails_status_check CHECK ((status = ANY (ARRAY['scheduled'::text, 'queued'::text, 'sending'::text, 'delivered'::text, 'deferred'::text, 'bounced'::text, 'failed'::text, 'canceled'::text]))),

@@ -1,3 +1,4 @@
+import { loadConfig } from "@mailroom/core/config";
 import { describe, expect, it } from "vitest";
 import { findManifest, renderChart, renderChartError } from "./support/helm.ts";
 
@@ -13,6 +14,7 @@ describe("values.schema.json", () => {
     { set: { "database.existingSecret": "" }, says: /database\/existingSecret|database\.existingSecret/ },
     { set: { "image.pullPolicy": "Sometimes" }, says: /pullPolicy/ },
     { set: { "config.dnsCacheSeconds": "-1" }, says: /dnsCacheSeconds/ },
+    { set: { "config.simulator.domain": "not a domain" }, says: /simulator\/domain|simulator\.domain/ },
     { set: { "tls.mode": "certManager" }, says: /issuerRef\/name|issuerRef\.name/ },
     { set: { "tls.mode": "existingSecret" }, says: /existingSecret\/name|existingSecret\.name/ },
   ])("rejects $set with a message naming the value", async ({ set, says }) => {
@@ -44,5 +46,16 @@ describe("values.schema.json", () => {
       kind: "Deployment",
       name: "mr-mailroom-api",
     });
+  });
+
+  it("passes config.simulator.domain to the programs; off turns the simulator off", async () => {
+    const rendered = await renderChart({ set: { "config.simulator.domain": "off" } });
+    const env = findManifest(rendered, "ConfigMap", "mr-mailroom-config").data;
+    expect(env.MAILROOM_SIMULATOR_DOMAIN).toBe("off");
+    expect(
+      loadConfig({ ...env, DATABASE_URL: "postgres://u:p@db:5432/mailroom" }).simulator.domain,
+    ).toBeUndefined();
+    const byDefault = findManifest(await renderChart({}), "ConfigMap", "mr-mailroom-config").data;
+    expect(byDefault.MAILROOM_SIMULATOR_DOMAIN).toBe("simulator.mailroom.invalid");
   });
 });

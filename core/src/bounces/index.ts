@@ -8,3 +8,5 @@ export { deriveVerpKey, type VerpKey, verpAddress } from "./verp.ts";
 export { getReportOutcome } from "./reports.ts";
 /** @internal */
 export { readVerpAddress } from "./verp.ts";
+/** @internal */
+export { parseReport } from "./parse.ts";

@@ -4,6 +4,7 @@ import * as delivery from "./areas/delivery.ts";
 import * as domains from "./areas/domains.ts";
 import * as limits from "./areas/limits.ts";
 import * as operator from "./areas/operator.ts";
+import * as simulator from "./areas/simulator.ts";
 import * as smtp from "./areas/smtp.ts";
 import * as storage from "./areas/storage.ts";
 import * as telemetry from "./areas/telemetry.ts";
@@ -16,7 +17,18 @@ export { ConfigError };
  * The areas, each owning its variables and its top-level keys of the config (config.test.ts checks both).
  * @internal
  */
-export const AREAS = [storage, api, smtp, limits, delivery, domains, operator, webhooks, telemetry] as const;
+export const AREAS = [
+  storage,
+  api,
+  smtp,
+  limits,
+  delivery,
+  domains,
+  operator,
+  webhooks,
+  telemetry,
+  simulator,
+] as const;
 
 /**
  * Every environment variable Mailroom reads, with its default, area by area (`areas/`: each declares its
@@ -34,6 +46,7 @@ const envSchema = z.object({
   ...operator.variables,
   ...webhooks.variables,
   ...telemetry.variables,
+  ...simulator.variables,
 });
 
 export type EnvInput = Record<string, string | undefined>;
@@ -49,6 +62,7 @@ function buildConfig(e: z.infer<typeof envSchema>) {
     ...operator.build(e),
     ...webhooks.build(e),
     ...telemetry.build(e),
+    ...simulator.build(e),
   };
 }
 

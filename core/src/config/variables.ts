@@ -61,6 +61,12 @@ export const VARIABLES: Readonly<Record<string, { programs: ProgramName[]; help:
   MAILROOM_DIRECT_ALLOWED_CIDRS: { programs: WORKER, help: "direct: private ranges an MX may be in" },
   MAILROOM_RETRY_HORIZON_SECONDS: { programs: WORKER, help: "retry temporary failures this long" },
   MAILROOM_RETRY_BASE_SECONDS: { programs: WORKER, help: "first retry delay, doubled each time" },
+  MAILROOM_SIMULATOR_DOMAIN: {
+    programs: [...SENDING, "worker"],
+    help: "the mailbox simulator's domain (delivered@, bounced@ …), or off",
+  },
+  MAILROOM_SIMULATOR_RETRY_SECONDS: { programs: WORKER, help: "retry delay of soft-bounced@ simulator mail" },
+  MAILROOM_SIMULATOR_DELAY_SECONDS: { programs: WORKER, help: "how long delayed@ takes to answer 250" },
   MAILROOM_DNS_SERVERS: {
     programs: ["run", "api", "worker", "operator"],
     help: "host:port,… for DNS; unset: system resolver",

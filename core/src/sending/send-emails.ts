@@ -6,6 +6,7 @@ import { createAcceptQueue } from "../emails/group-commit.ts";
 import { normalizeSendRequest, requestedTemplate, type SendRequestBody } from "../emails/send-request.ts";
 import type { AcceptItem, AcceptResult, EmailSource } from "../emails/types.ts";
 import { isMailroomError, MailroomError } from "../errors/index.ts";
+import { prepareSimulatorSend } from "../simulator/send.ts";
 import { renderTemplateForSend } from "../templates/render-for-send.ts";
 
 const MISMATCH = "This idempotencyKey was already used with a different request body.";
@@ -16,6 +17,8 @@ export interface SendDeps {
   hostname: string;
   /** Local runs: any from-domain may send (DESIGN §6's relaxation). */
   allowUnverifiedFrom: boolean;
+  /** The mailbox simulator's domain (ADR 0049); undefined: no simulator. */
+  simulatorDomain?: string | undefined;
   /** Called with every accepted result (queued, scheduled, duplicate), e.g. to count it. */
   onAccepted?: ((result: AcceptResult) => void) | undefined;
 }
@@ -71,12 +74,14 @@ export function createEmailSender(deps: SendDeps): EmailSender {
     if (result.status !== "idempotency_key_mismatch") deps.onAccepted?.(result);
   };
 
-  const request = (context: SendContext, item: AcceptItem): AcceptRequest => ({
+  // After authorisation, so a refused sender puts nothing on a suppression list (suppressed@, ADR 0049).
+  const request = async (context: SendContext, item: AcceptItem): Promise<AcceptRequest> => ({
     ...item,
     account: context.account,
     apiKeyId: context.apiKeyId,
     trace: context.trace,
     source: context.source,
+    simulated: await prepareSimulatorSend(deps.pool, context.account, item.draft, deps.simulatorDomain),
   });
 
   /** Renders the named template (so the log shows exactly what is sent), then validates the whole request. */
@@ -92,7 +97,7 @@ export function createEmailSender(deps: SendDeps): EmailSender {
 
   async function sendItem(context: SendContext, item: AcceptItem): Promise<AcceptResult> {
     await authorize(context.account, item.draft.fromAddress);
-    const result = await queue.accept(request(context, item));
+    const result = await queue.accept(await request(context, item));
     accepted(result);
     return result;
   }

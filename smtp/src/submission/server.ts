@@ -35,6 +35,7 @@ function submissionHandlers(deps: SmtpDeps, throttle: AuthThrottle, servers: () 
     pool,
     hostname: deps.config.smtp.hostname,
     allowUnverifiedFrom: deps.config.sending.allowUnverifiedFrom,
+    simulatorDomain: deps.config.simulator.domain,
     onAccepted: (r) => metrics.emailsAccepted.inc({ result: r.status }),
   });
   const now = deps.now ?? (() => new Date());

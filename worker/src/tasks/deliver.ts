@@ -1,9 +1,12 @@
 import { whileDatabaseAway } from "@mailroom/core/db";
 import { type AttemptResult, createDeliveryStore, type RecipientOutcome } from "@mailroom/core/emails";
+import { simulatorRetryPolicy } from "@mailroom/core/simulator";
 import { injectTraceContext, withChildSpan, withSpanFromCarrier } from "@mailroom/core/telemetry";
 import type { Task } from "graphile-worker";
 import { composeEmail, eightBitOf, toSevenBit } from "../compose/index.ts";
 import type { WorkerDeps } from "../deps.ts";
+import { withSimulator } from "../transports/simulator/index.ts";
+import type { OutboundMessage } from "../transports/types.ts";
 import "./types.ts";
 
 /**
@@ -17,6 +20,8 @@ export function makeDeliverTask(deps: WorkerDeps): Task<"deliver"> {
   // Concurrent deliveries share their claim and record statements.
   const store = createDeliveryStore(deps.pool);
   const transport = deps.config.delivery.mode;
+  // Simulator recipients are answered before any transport sees them (ADR 0049).
+  const mailer = withSimulator(deps.transport, { pool: deps.pool, ...deps.config.simulator });
   return async (payload, helpers) => {
     await withSpanFromCarrier(
       "deliver",
@@ -43,18 +48,20 @@ export function makeDeliverTask(deps: WorkerDeps): Task<"deliver"> {
         const prepared = await sign(raw);
         span.setAttribute("mailroom.dkim", prepared.signed);
         const eightBit = eightBitOf(raw);
+        const outbound: OutboundMessage = {
+          envelope: { from: prepared.envelopeFrom, to: recipients },
+          raw: prepared.raw,
+          messageId: email.messageIdHeader,
+          eightBit,
+          attempt: email.attempts,
+          // Made (and signed) only when a next hop lacks 8BITMIME or SMTPUTF8: converted before signing.
+          ...(eightBit.headers || eightBit.body
+            ? { sevenBit: once(async () => (await sign(await toSevenBit(raw))).raw) }
+            : {}),
+        };
         const outcomes = await withChildSpan("smtp handover", undefined, async (handover) => {
           handover.setAttribute("mailroom.transport", transport);
-          return deps.transport.send({
-            envelope: { from: prepared.envelopeFrom, to: recipients },
-            raw: prepared.raw,
-            messageId: email.messageIdHeader,
-            eightBit,
-            // Made (and signed) only when a next hop lacks 8BITMIME or SMTPUTF8: converted before signing.
-            ...(eightBit.headers || eightBit.body
-              ? { sevenBit: once(async () => (await sign(await toSevenBit(raw))).raw) }
-              : {}),
-          });
+          return mailer.send(outbound);
         });
         stopTimer();
         const handedOverAt = performance.now();
@@ -63,11 +70,12 @@ export function makeDeliverTask(deps: WorkerDeps): Task<"deliver"> {
           store.record({
             claimed,
             outcomes,
-            policy: deps.config.delivery.retry,
+            policy: simulatorRetryPolicy(deps.config.delivery.retry, outcomes, deps.config.simulator),
             trace: injectTraceContext(span),
           }),
         );
         deps.metrics.handoverToRecord.observe((performance.now() - handedOverAt) / 1000);
+        await whileDatabaseAway(() => mailer.afterRecord?.(outbound, outcomes) ?? Promise.resolve());
         deps.metrics.deliveryOutcomes.inc({
           outcome: result.status,
           reason: outcomeReason(result, outcomes),

@@ -12,6 +12,8 @@ export interface OutboundMessage {
   eightBit?: { headers: boolean; body: boolean };
   /** The same message in 7 bits, signed: for a next hop without 8BITMIME or SMTPUTF8 (`next-hop.ts`). */
   sevenBit?: () => Promise<Buffer>;
+  /** Which attempt of the email this is (1 for the first): the simulator's soft-bounced@ fails only the first. */
+  attempt?: number;
 }
 
 /**
@@ -32,6 +34,11 @@ export interface RecipientResult {
 /** Sends messages and reports per recipient; never throws for an SMTP or network failure. */
 export interface MailTransport {
   send(message: OutboundMessage): Promise<RecipientResult[]>;
+  /**
+   * Called once the attempt's outcome is recorded: what the next hop does later (a simulated DSN, complaint
+   * or auto-reply arriving after the 250, `simulator/`) starts only from a recorded state.
+   */
+  afterRecord?(message: OutboundMessage, results: readonly RecipientResult[]): Promise<void>;
   /** Closes idle pooled connections at once and busy ones when their transaction ends; later sends fail. */
   close(): Promise<void>;
 }

@@ -35,6 +35,7 @@ export function sendRoutes(parent: FastifyInstance, deps: ApiDeps): void {
     pool: deps.pool,
     hostname: deps.config.smtp.hostname,
     allowUnverifiedFrom: deps.config.sending.allowUnverifiedFrom,
+    simulatorDomain: deps.config.simulator.domain,
     onAccepted: (r) => deps.metrics.emailsAccepted.inc({ result: r.status }),
   });
 

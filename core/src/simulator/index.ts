@@ -1,0 +1,2 @@
+export { type SimulatorMailbox, simulatorMailboxOf } from "./addresses.ts";
+export { simulatorRetryPolicy } from "./retry.ts";
