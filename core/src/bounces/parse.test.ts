@@ -110,3 +110,42 @@ describe("parseReport: hostile input", () => {
     expect(report.recipients.length).toBeLessThan(1000);
   });
 });
+
+describe("parseReport: the quoted original's Return-Path", () => {
+  it("reads the envelope sender from the quoted original's Return-Path header", async () => {
+    const dsn = [
+      "From: MAILER-DAEMON@mx.example.org",
+      "To: bounces@bounce.example.com",
+      "Subject: Undelivered Mail Returned to Sender",
+      "MIME-Version: 1.0",
+      'Content-Type: multipart/report; report-type=delivery-status; boundary="b"',
+      "",
+      "--b",
+      "Content-Type: text/plain",
+      "",
+      "Your message could not be delivered.",
+      "--b",
+      "Content-Type: message/delivery-status",
+      "",
+      "Reporting-MTA: dns; mx.example.org",
+      "",
+      "Final-Recipient: rfc822; gone@example.org",
+      "Action: failed",
+      "Status: 5.1.1",
+      "",
+      "--b",
+      "Content-Type: text/rfc822-headers",
+      "",
+      "Return-Path: <b+token123@bounce.example.com>",
+      "From: app@example.com",
+      "To: gone@example.org",
+      "Message-ID: <original@example.com>",
+      "",
+      "--b--",
+      "",
+    ].join("\r\n");
+    const report = await parseReport(Buffer.from(dsn));
+    expect(report.original.envelopeSenders).toContain("b+token123@bounce.example.com");
+    expect(report.original.messageId).toBe("<original@example.com>");
+  });
+});

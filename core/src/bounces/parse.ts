@@ -1,4 +1,4 @@
-import { type Attachment, type ParsedMail, simpleParser } from "mailparser";
+import { type Attachment, type HeaderValue, type ParsedMail, simpleParser } from "mailparser";
 import { classify, type RecipientBounce, STATUS } from "./classify.ts";
 import { bareAddress, type FieldGroup, field, parseFieldGroups, untyped } from "./fields.ts";
 import { parseNonStandardBounce } from "./non-standard.ts";
@@ -41,6 +41,15 @@ function isType(part: Attachment, ...types: string[]): boolean {
   return types.includes(part.contentType.toLowerCase());
 }
 
+/** mailparser hands address headers (Return-Path among them) back as an address object, not a string. */
+function headerAddress(value: HeaderValue | undefined): string {
+  if (typeof value === "string") return value;
+  if (value && typeof value === "object" && "value" in value && Array.isArray(value.value)) {
+    return value.value[0]?.address ?? "";
+  }
+  return "";
+}
+
 /** Reads the headers of the original message (message/rfc822 or text/rfc822-headers part), if any. */
 async function originalOf(mail: ParsedMail, extra: FieldGroup | undefined): Promise<OriginalMessage> {
   const part = mail.attachments.find((a) =>
@@ -58,7 +67,7 @@ async function originalOf(mail: ParsedMail, extra: FieldGroup | undefined): Prom
       skipImageLinks: true,
     });
     messageId = headers.messageId;
-    const returnPath = bareAddress(String(headers.headers.get("return-path") ?? ""));
+    const returnPath = bareAddress(headerAddress(headers.headers.get("return-path")));
     if (returnPath) senders.push(returnPath);
     const toValue = headers.to;
     for (const group of Array.isArray(toValue) ? toValue : toValue ? [toValue] : []) {
