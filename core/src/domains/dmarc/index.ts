@@ -3,7 +3,7 @@ import { decompressReport, findReportPayload } from "./extract.ts";
 import { DmarcReportError, parseAggregateXml } from "./parse.ts";
 import { type StoreOutcome, storeAggregateReport } from "./store.ts";
 
-export { getDmarcSummary } from "./store.ts";
+export { getDmarcSummary, purgeDmarcData } from "./store.ts";
 
 /** What became of a message read as a DMARC aggregate report; stored as the inbound report's outcome. */
 export type DmarcOutcome =

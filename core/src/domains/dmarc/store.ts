@@ -92,6 +92,20 @@ export async function storeAggregateReport(
   return { stored: true, domains: stored, foreign };
 }
 
+/** Report days kept: a little more than the longest period the API answers (366 days). */
+export const DMARC_RETENTION_DAYS = 400;
+
+/**
+ * Forgets report days older than DMARC_RETENTION_DAYS (the purge job, every five minutes), and the reports
+ * they came from. Answers how many source rows went.
+ */
+export async function purgeDmarcData(db: Queryable, now: Date = new Date()): Promise<number> {
+  const cutoff = dayOf(new Date(now.getTime() - DMARC_RETENTION_DAYS * 86_400_000));
+  const sources = await db.query(`delete from dmarc_sources where day < $1::date`, [cutoff]);
+  await db.query(`delete from dmarc_reports where (begins_at at time zone 'UTC')::date < $1::date`, [cutoff]);
+  return sources.rowCount ?? 0;
+}
+
 export interface DmarcSource {
   sourceIp: string;
   messages: number;
