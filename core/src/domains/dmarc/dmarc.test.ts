@@ -51,6 +51,20 @@ describe("DMARC aggregate reports: the real receivers' files", () => {
     const read = await readDmarcReport(fixture("google.com-report.eml"));
     expect(read?.ok && read.report).toMatchObject({ reporter: "google.com", policyDomain: "borschow.com" });
   });
+
+  it("finds a report sent as the message body itself (RFC 7489 section 7.2.1.1)", async () => {
+    const message = (type: string, encoding: string, body: string) =>
+      Buffer.from(
+        `From: reports@receiver.example\r\nTo: dmarc@bounces.example.com\r\nSubject: Report\r\n` +
+          `MIME-Version: 1.0\r\nContent-Type: ${type}\r\nContent-Transfer-Encoding: ${encoding}\r\n\r\n${body}\r\n`,
+      );
+    const gz = await readDmarcReport(
+      message("application/gzip", "base64", fixture("fastmail.com.xml.gz").toString("base64")),
+    );
+    expect(gz?.ok && gz.report.reporter).toBe("FastMail Pty Ltd");
+    const xml = await readDmarcReport(message("text/xml", "7bit", fixture("outlook.com.xml").toString()));
+    expect(xml?.ok && xml.report.reporter).toBe("Outlook.com");
+  });
 });
 
 describe("DMARC aggregate reports: hostile input is refused, never expanded", () => {
