@@ -130,4 +130,18 @@ describe("DMARC aggregate reports: hostile input is refused, never expanded", ()
     expect(await findReportPayload(dsn)).toBeUndefined();
     expect(await readDmarcReport(Buffer.from("not mail at all"))).toBeUndefined();
   });
+
+  it("takes an untyped attachment for a report only by its name", async () => {
+    const withAttachment = (filename: string, content: Buffer) =>
+      Buffer.from(
+        "From: a@receiver.example\r\nTo: dmarc@bounces.example.com\r\nSubject: Out of office\r\n" +
+          'MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary="b"\r\n\r\n--b\r\n' +
+          "Content-Type: text/plain\r\n\r\nAway until Monday.\r\n--b\r\n" +
+          `Content-Type: application/octet-stream\r\nContent-Disposition: attachment; filename="${filename}"\r\n` +
+          `Content-Transfer-Encoding: base64\r\n\r\n${content.toString("base64")}\r\n--b--\r\n`,
+      );
+    expect(await readDmarcReport(withAttachment("menu.pdf", Buffer.from("%PDF-1.4")))).toBeUndefined();
+    const named = await readDmarcReport(withAttachment("r.xml.gz", fixture("fastmail.com.xml.gz")));
+    expect(named?.ok && named.report.reporter).toBe("FastMail Pty Ltd");
+  });
 });

@@ -5,7 +5,9 @@ import { DmarcReportError, MAX_XML_BYTES } from "./parse.ts";
 
 // Receivers send one report per message: a zip with more entries than this is not one.
 const MAX_ZIP_ENTRIES = 4;
-const REPORT_TYPE = /^(application\/(gzip|x-gzip|zip|x-zip|x-zip-compressed|xml|octet-stream)|text\/xml)$/i;
+// By type, or by name when the type says nothing (some receivers send application/octet-stream): a
+// bounce's own attachments (an auto-reply's PDF, say) must not be taken for a report.
+const REPORT_TYPE = /^(application\/(gzip|x-gzip|zip|x-zip|x-zip-compressed|xml)|text\/xml)$/i;
 const REPORT_NAME = /\.(xml|xml\.gz|gz|zip)$/i;
 
 const tooLarge = () =>
