@@ -817,6 +817,43 @@ CREATE TABLE public.dkim_keys (
 );
 
 --
+-- Name: dmarc_reports; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.dmarc_reports (
+    domain_id uuid NOT NULL,
+    reporter text NOT NULL,
+    report_id text NOT NULL,
+    inbound_report_id uuid NOT NULL,
+    begins_at timestamp with time zone NOT NULL,
+    ends_at timestamp with time zone NOT NULL,
+    messages bigint NOT NULL,
+    received_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT dmarc_reports_messages_check CHECK ((messages >= 0)),
+    CONSTRAINT dmarc_reports_report_id_check CHECK ((length(report_id) <= 255)),
+    CONSTRAINT dmarc_reports_reporter_check CHECK ((length(reporter) <= 255))
+);
+
+--
+-- Name: dmarc_sources; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.dmarc_sources (
+    domain_id uuid NOT NULL,
+    day date NOT NULL,
+    source_ip inet NOT NULL,
+    messages bigint NOT NULL,
+    passed bigint NOT NULL,
+    dkim_aligned bigint NOT NULL,
+    spf_aligned bigint NOT NULL,
+    reporters text[] DEFAULT '{}'::text[] NOT NULL,
+    CONSTRAINT dmarc_sources_check CHECK (((passed >= 0) AND (passed <= messages))),
+    CONSTRAINT dmarc_sources_check1 CHECK (((dkim_aligned >= 0) AND (dkim_aligned <= messages))),
+    CONSTRAINT dmarc_sources_check2 CHECK (((spf_aligned >= 0) AND (spf_aligned <= messages))),
+    CONSTRAINT dmarc_sources_messages_check CHECK ((messages >= 0))
+);
+
+--
 -- Name: domain_checks; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1204,6 +1241,20 @@ ALTER TABLE ONLY public.dkim_keys
     ADD CONSTRAINT dkim_keys_pkey PRIMARY KEY (id);
 
 --
+-- Name: dmarc_reports dmarc_reports_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.dmarc_reports
+    ADD CONSTRAINT dmarc_reports_pkey PRIMARY KEY (domain_id, reporter, report_id);
+
+--
+-- Name: dmarc_sources dmarc_sources_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.dmarc_sources
+    ADD CONSTRAINT dmarc_sources_pkey PRIMARY KEY (domain_id, day, source_ip);
+
+--
 -- Name: domain_checks domain_checks_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1572,6 +1623,20 @@ ALTER TABLE ONLY public.api_keys
 
 ALTER TABLE ONLY public.dkim_keys
     ADD CONSTRAINT dkim_keys_domain_id_fkey FOREIGN KEY (domain_id) REFERENCES public.domains(id) ON DELETE CASCADE;
+
+--
+-- Name: dmarc_reports dmarc_reports_domain_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.dmarc_reports
+    ADD CONSTRAINT dmarc_reports_domain_id_fkey FOREIGN KEY (domain_id) REFERENCES public.domains(id) ON DELETE CASCADE;
+
+--
+-- Name: dmarc_sources dmarc_sources_domain_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.dmarc_sources
+    ADD CONSTRAINT dmarc_sources_domain_id_fkey FOREIGN KEY (domain_id) REFERENCES public.domains(id) ON DELETE CASCADE;
 
 --
 -- Name: domain_checks domain_checks_domain_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -309,6 +309,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/domains/{domain}/dmarc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the DMARC pass rates and failing sources receivers reported for the domain
+         * @description Read the DMARC pass rates and failing sources receivers reported for the domain
+         */
+        get: operations["getDomainDmarc"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/suppressions": {
         parameters: {
             query?: never;
@@ -3947,6 +3967,164 @@ export interface operations {
             };
             /** @description `idempotency_key_mismatch`, `domain_not_verified` or `template_render_error`; not retryable */
             422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limit_exceeded`; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: the details are in the server's log, under the X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: the database is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDomainDmarc: {
+        parameters: {
+            query?: {
+                /** @description How many days back, by report day (UTC), today included */
+                days?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The domain name */
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        domain: string;
+                        /** @description Where receivers send aggregate reports: the suggested DMARC record's `rua` */
+                        reportAddress: string;
+                        /** Format: date */
+                        from: string;
+                        /** Format: date */
+                        to: string;
+                        /** @description Aggregate reports received for the period */
+                        reports: number;
+                        messages: number;
+                        passed: number;
+                        /** @description Null when no report covers the period */
+                        passRate: number | null;
+                        /** @description Every source by volume (at most 100) */
+                        sources: {
+                            /** @description The address receivers saw the mail come from */
+                            sourceIp: string;
+                            messages: number;
+                            /** @description Messages that passed DMARC: aligned DKIM or aligned SPF */
+                            passed: number;
+                            dkimAligned: number;
+                            spfAligned: number;
+                            passRate: number;
+                            /** @description The receivers that reported it */
+                            reporters: string[];
+                            /** Format: date */
+                            lastSeen: string;
+                        }[];
+                        /** @description Sources with messages failing DMARC, most failures first (a spoofer, a forgotten sender) */
+                        failingSources: {
+                            /** @description The address receivers saw the mail come from */
+                            sourceIp: string;
+                            messages: number;
+                            /** @description Messages that passed DMARC: aligned DKIM or aligned SPF */
+                            passed: number;
+                            dkimAligned: number;
+                            spfAligned: number;
+                            passRate: number;
+                            /** @description The receivers that reported it */
+                            reporters: string[];
+                            /** Format: date */
+                            lastSeen: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description `validation_error` (the message names the field) or `invalid_idempotency_key` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key`, `api_key_revoked` or `api_key_expired` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_scope`, or `https_required` for plain HTTP */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such resource in this account */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];

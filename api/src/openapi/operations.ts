@@ -99,6 +99,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     tag: "Domains",
     errors: [404, 409, 422],
   },
+  "GET /v1/domains/:domain/dmarc": { operationId: "getDomainDmarc", tag: "Domains", errors: [404] },
   "GET /v1/key": { operationId: "getCallingKey", tag: "Keys", errors: [] },
   "GET /v1/suppressions": { operationId: "listSuppressions", tag: "Suppressions", errors: [] },
   "POST /v1/suppressions": {

@@ -1,6 +1,7 @@
 import { seg } from "../api.ts";
 import type { ViewContext } from "../context.ts";
 import { actionButton, badge, facts, h, show, table, time } from "../dom.ts";
+import { checksSection, type DomainHealth, dmarcSection, rotationSection } from "./domain-health.ts";
 
 interface DnsRecord {
   purpose: string;
@@ -14,7 +15,7 @@ interface DnsRecord {
   lastCheckedAt: string | null;
 }
 
-interface Domain {
+interface Domain extends DomainHealth {
   id: string;
   name: string;
   status: string;
@@ -77,7 +78,10 @@ export async function domainsView(ctx: ViewContext, outlet: HTMLElement): Promis
   );
 }
 
-/** One domain: the records to publish (with copy buttons), each record's status, and a recheck. */
+/**
+ * One domain: the records to publish (with copy buttons), each record's status, and a recheck; its compliance
+ * checks, DKIM rotation state and what receivers' DMARC reports say (domain-health.ts).
+ */
 export async function domainDetailView(
   ctx: ViewContext,
   outlet: HTMLElement,
@@ -126,6 +130,9 @@ export async function domainDetailView(
         h("summary", {}, "As a zone file"),
         copyable(d.records.map((r) => r.zoneFileLine).join("\n"), "zone file"),
       ),
+      checksSection(d),
+      rotationSection(d),
+      dmarcSection(ctx, d),
     );
   const domain = await ctx.api.get<Domain>(`/v1/domains/${seg(name)}`);
   if (ctx.current()) render(domain);

@@ -10,6 +10,7 @@ import {
   type ReportedEmail,
 } from "../emails/reported.ts";
 import { addSuppressions } from "../suppressions/store.ts";
+import { processDmarcReport } from "./dmarc.ts";
 import type { ParsedReport } from "./parse.ts";
 import { finishReport, lockReport, type StoredReport } from "./reports.ts";
 import { parseVerpAddress, type VerpKey, verifyVerpToken } from "./verp.ts";
@@ -224,6 +225,10 @@ export async function processReport(deps: ReportDeps, reportId: string) {
     [reportId],
   );
   if (!rows[0]) return undefined;
+  // DMARC aggregate reports come to the same bounce domains (the suggested record's `rua`).
+  const { readDmarcReport } = await import("../domains/dmarc/index.ts");
+  const dmarc = await readDmarcReport(rows[0].raw);
+  if (dmarc) return processDmarcReport(deps.pool, reportId, dmarc);
   // Loaded on use: mailparser is large, and every program that imports this package (the CLI's key
   // commands, the worker at start) would otherwise pay for it.
   const { parseReport } = await import("./parse.ts");

@@ -21,7 +21,10 @@ export interface RecordOptions {
    * asynchronous bounces and complaints into suppressions and events. No MX record when unset.
    */
   mxHost?: string | undefined;
-  /** Where aggregate DMARC reports should go (`mailto:` URI); omitted from the recommendation when unset. */
+  /**
+   * Where aggregate DMARC reports should go (`mailto:` URI). Unset: `dmarc@` the bounce domain when the bounce
+   * receiver has an MX (`mxHost`), which stores them (core/src/domains/dmarc); omitted without one.
+   */
   dmarcReportUri?: string;
 }
 
@@ -81,6 +84,15 @@ export function dmarcValue(options: RecordOptions = {}): string {
 }
 
 /**
+ * The bounce domain is a sub-domain of the sending domain, so receivers send it reports without the external
+ * destination check of RFC 7489 section 7.1.
+ */
+function reportUri(returnPathDomain: string, options: RecordOptions): string | undefined {
+  if (options.dmarcReportUri) return options.dmarcReportUri;
+  return options.mxHost ? `mailto:dmarc@${returnPathDomain}` : undefined;
+}
+
+/**
  * Every record the owner of `domain` publishes. Only the DKIM keys are required for `verified`: they prove
  * control of the zone and are what receivers check on every message. SPF and MX (on the Return-Path domain:
  * who may send its mail, and where its bounces and complaints go) and DMARC are advice, checked and
@@ -114,7 +126,13 @@ export function buildDnsRecords(
           } satisfies DnsRecordSpec,
         ]
       : []),
-    { purpose: "dmarc", type: "TXT", name: `_dmarc.${domain}`, value: dmarcValue(options), required: false },
+    {
+      purpose: "dmarc",
+      type: "TXT",
+      name: `_dmarc.${domain}`,
+      value: dmarcValue({ ...options, dmarcReportUri: reportUri(returnPathDomain, options) }),
+      required: false,
+    },
   ];
 }
 

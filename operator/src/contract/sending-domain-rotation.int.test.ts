@@ -182,6 +182,11 @@ describe("SendingDomain compliance", () => {
     await recordChecks(h.db.pool, domain, [pass("SPF"), pass("DKIM"), pass("DMARC")], new Date());
     await vi.waitFor(async () => {
       expect(cond(await get(), "Compliant")).toMatchObject({ status: "True", reason: "ChecksPass" });
+      expect((await get()).status?.checks?.map((c) => `${c.name}=${c.status}`)).toEqual([
+        "SPF=pass",
+        "DKIM=pass",
+        "DMARC=pass",
+      ]);
     }, WAIT);
     await recordChecks(
       h.db.pool,
@@ -195,6 +200,12 @@ describe("SendingDomain compliance", () => {
         reason: "CheckFailing",
         message: "DMARC: no DMARC record",
       });
+      // The same checks as a list besides the condition, one entry per name, in core's order.
+      expect((await get()).status?.checks).toEqual([
+        { name: "SPF", status: "pass", reason: "ok", lastChecked: expect.any(String) },
+        { name: "DKIM", status: "pass", reason: "ok", lastChecked: expect.any(String) },
+        { name: "DMARC", status: "fail", reason: "no DMARC record", lastChecked: expect.any(String) },
+      ]);
       expect((await events(name, "CheckFailing")).length).toBeGreaterThanOrEqual(1);
     }, WAIT);
   });

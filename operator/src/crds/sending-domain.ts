@@ -14,6 +14,8 @@ import type { FromSchema, SchemaProps } from "./schema-types.ts";
 export const VERIFICATION_STATES = ["pending", "verified", "failed", "temporary_failure"] as const;
 /** DKIM signing algorithms: RSA always, Ed25519 as an optional second signature (RFC 8463). */
 export const DKIM_ALGORITHMS = ["rsa-2048", "ed25519"] as const;
+/** core's CHECK_NAMES; the CRD stays free of core (sending-domain.test.ts compares them). */
+const CHECK_NAMES = ["SPF", "DKIM", "DMARC", "BounceMX", "ReverseDNS", "TLS"] as const;
 
 const spec = {
   type: "object",
@@ -143,6 +145,28 @@ const status = {
         },
         retiring: { ...selectorList, description: "No longer signing; withdrawn from DNS at `until`." },
         nextRotation: { type: "string", format: "date-time", description: "When scheduled rotation starts." },
+      },
+    },
+    checks: {
+      type: "array",
+      description:
+        "The domain's compliance checks (condition Compliant sums them up), re-evaluated at each verification.",
+      maxItems: CHECK_NAMES.length,
+      "x-kubernetes-list-type": "map",
+      "x-kubernetes-list-map-keys": ["name"],
+      items: {
+        type: "object",
+        required: ["name", "status", "reason", "lastChecked"],
+        properties: {
+          name: { type: "string", enum: CHECK_NAMES },
+          status: {
+            type: "string",
+            enum: ["pass", "fail", "unknown"],
+            description: "unknown: not decidable now (a DNS outage, not configured, not applicable)",
+          },
+          reason: { type: "string", maxLength: 1024 },
+          lastChecked: { type: "string", format: "date-time" },
+        },
       },
     },
     observedGeneration: observedGenerationSchema,

@@ -1,4 +1,5 @@
 import { purgeReports } from "@mailroom/core/bounces";
+import { purgeDmarcData } from "@mailroom/core/domains";
 import { purgeExpiredEmails, purgeIdempotencyKeys } from "@mailroom/core/emails";
 import { purgeRateLimitCounters } from "@mailroom/core/limits";
 import { purgeExpiredWebhookEvents } from "@mailroom/core/webhooks";
@@ -8,7 +9,7 @@ import type { WorkerDeps } from "../deps.ts";
 
 /**
  * Runs every five minutes (`PERIODIC_JOBS` in core/src/jobs): forgets expired idempotency keys, rate-limit
- * windows and processed bounce reports past their retention, then purges finished emails and webhook events
+ * windows, processed bounce reports and DMARC report days past their retention, then purges finished emails and webhook events
  * past the email retention (in short batches for at most a minute each; a backlog is worked off over several runs).
  * Idempotency keys go first: the configuration keeps their window inside the emails' retention.
  */
@@ -17,12 +18,13 @@ export function makePurgeTask(deps: WorkerDeps): Task<"purge_expired"> {
     const keys = await purgeIdempotencyKeys(deps.pool, deps.config.limits.idempotencyRetentionHours);
     const windows = await purgeRateLimitCounters(deps.pool);
     const reports = await purgeReports(deps.pool, deps.config.inbound.reportRetentionHours);
+    const dmarc = await purgeDmarcData(deps.pool);
     const days = deps.config.limits.emailRetentionDays;
     const emails = days > 0 ? await purgeExpiredEmails(deps.pool, days) : 0;
     const events = days > 0 ? await purgeExpiredWebhookEvents(deps.pool, days) : 0;
     helpers.logger.info(
       `purged ${keys} idempotency key(s), ${windows} rate-limit window(s), ${reports} report(s), ` +
-        `${emails} email(s) and ${events} webhook event(s)`,
+        `${dmarc} DMARC source day(s), ${emails} email(s) and ${events} webhook event(s)`,
     );
   };
 }

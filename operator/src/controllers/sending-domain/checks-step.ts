@@ -1,12 +1,14 @@
 /**
  * The SendingDomain step that owns Compliant (issue 29 item 2): the domain's compliance checks, evaluated by
- * the worker and the verify route at each verification (core/src/domains/checks), as one condition. A Warning
+ * the worker and the verify route at each verification (core/src/domains/checks), as one condition and as
+ * the list status.checks (name, status, reason, lastChecked). A Warning
  * Event when the failing checks change; the webhook event and the alert come from the worker's side.
  */
 import type { DomainRecord } from "@mailroom/core/domains";
 import type { SendingDomain } from "../../crds/index.ts";
 import { type ConditionState, conditionOf, notOk, ok } from "../conditions.ts";
 import { refOf, type StatusFields } from "../kind-controller.ts";
+import { toRfc3339 } from "../rfc3339.ts";
 import type { Step } from "../steps.ts";
 import type { SendingDomainState } from "./domain-step.ts";
 
@@ -37,6 +39,13 @@ export const checksStep: Step<SendingDomain, SendingDomainState, StatusFields<"S
     if (condition.status === "False" && previous?.message !== condition.message) {
       await ctx.events.record(refOf(resource), "Warning", condition.reason, condition.message);
     }
-    return { next: "continue", condition };
+    const checks = domain.checks.map((c) => ({
+      name: c.name,
+      status: c.status,
+      // The CRD bounds it; core's reasons are short, a resolver's error text need not be.
+      reason: c.reason.slice(0, 1024),
+      lastChecked: toRfc3339(c.checkedAt),
+    }));
+    return { next: "continue", condition, fields: { checks } };
   },
 };

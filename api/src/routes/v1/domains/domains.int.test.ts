@@ -318,7 +318,8 @@ describe("POST /v1/domains/:domain/verify", () => {
     expect(checked.records.filter((r) => !r.required).map((r) => [r.purpose, r.value, r.status])).toEqual([
       ["spf", "v=spf1 include:_spf.relay.test ~all", "verified"],
       ["mx", "10 mx.mailroom.test", "verified"],
-      ["dmarc", "v=DMARC1; p=none; adkim=r; aspf=r", "verified"],
+      // With a bounce MX the suggested DMARC record sends aggregate reports there (ADR 0045).
+      ["dmarc", "v=DMARC1; p=none; adkim=r; aspf=r; rua=mailto:dmarc@bounces.older.acme.test", "verified"],
     ]);
   });
 

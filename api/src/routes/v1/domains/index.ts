@@ -13,6 +13,7 @@ import type { FastifyInstance } from "fastify";
 import { type ApiDeps, readsOf } from "../../../deps.ts";
 import { type ApiTypeProvider, errorResponses as errors, noContentResponses } from "../../../schemas.ts";
 import { dkimRoutes } from "./dkim.ts";
+import { dmarcRoutes } from "./dmarc.ts";
 import { notFound, presentDomain } from "./present.ts";
 import { createDomainBodySchema, domainListSchema, domainParamsSchema, domainSchema } from "./schema.ts";
 
@@ -118,6 +119,7 @@ export function domainRoutes(parent: FastifyInstance, deps: ApiDeps): void {
   );
 
   dkimRoutes(parent, deps, (account, param) => domainOf(deps.pool, account, param));
+  dmarcRoutes(parent, deps, domainOf);
 
   app.delete(
     "/v1/domains/:domain",
