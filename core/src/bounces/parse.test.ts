@@ -145,6 +145,7 @@ describe("parseReport: the quoted original's Return-Path", () => {
       "",
     ].join("\r\n");
     const report = await parseReport(Buffer.from(dsn));
+    if (report.kind !== "bounce") throw new Error(`expected a bounce, got ${report.kind}`);
     expect(report.original.envelopeSenders).toContain("b+token123@bounce.example.com");
     expect(report.original.messageId).toBe("<original@example.com>");
   });
