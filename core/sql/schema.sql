@@ -122,6 +122,7 @@ CREATE TABLE public.emails (
     pending_recipients text[],
     recipient_results jsonb DEFAULT '{}'::jsonb NOT NULL,
     source text DEFAULT 'api'::text NOT NULL,
+    sandbox boolean DEFAULT false NOT NULL,
     CONSTRAINT emails_has_content CHECK (((html IS NOT NULL) OR (text IS NOT NULL) OR (source = 'smtp'::text))),
     CONSTRAINT emails_source_check CHECK ((source = ANY (ARRAY['api'::text, 'smtp'::text]))),
     CONSTRAINT emails_status_check CHECK ((status = ANY (ARRAY['scheduled'::text, 'queued'::text, 'sending'::text, 'delivered'::text, 'deferred'::text, 'bounced'::text, 'failed'::text, 'canceled'::text]))),
@@ -785,9 +786,11 @@ CREATE TABLE public.api_keys (
     revoked_at timestamp with time zone,
     last_used_at timestamp with time zone,
     rate_limit_per_second integer,
+    mode text DEFAULT 'live'::text NOT NULL,
     CONSTRAINT api_keys_account_check CHECK ((account ~ '^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$'::text)),
     CONSTRAINT api_keys_key_id_check CHECK ((key_id ~ '^[0-9A-Za-z]{12}$'::text)),
     CONSTRAINT api_keys_managed_by_check CHECK ((managed_by = ANY (ARRAY['cli'::text, 'api'::text, 'operator'::text]))),
+    CONSTRAINT api_keys_mode_check CHECK ((mode = ANY (ARRAY['live'::text, 'sandbox'::text]))),
     CONSTRAINT api_keys_rate_limit_per_second_check CHECK ((rate_limit_per_second > 0)),
     CONSTRAINT api_keys_scopes_check CHECK (((cardinality(scopes) > 0) AND (scopes <@ ARRAY['send'::text, 'domains'::text, 'templates'::text, 'webhooks'::text]))),
     CONSTRAINT api_keys_secret_sha256_check CHECK ((length(secret_sha256) = 32))
@@ -991,6 +994,21 @@ CREATE TABLE public.retired_dkim_selectors (
     domain text NOT NULL,
     selector text NOT NULL,
     retired_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: sandbox_messages; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.sandbox_messages (
+    id uuid NOT NULL,
+    email_id uuid NOT NULL,
+    account text NOT NULL,
+    envelope_from text NOT NULL,
+    recipients text[] NOT NULL,
+    subject text NOT NULL,
+    raw bytea NOT NULL,
+    received_at timestamp with time zone DEFAULT now() NOT NULL
 );
 
 --
@@ -1294,6 +1312,13 @@ ALTER TABLE ONLY public.retired_dkim_selectors
     ADD CONSTRAINT retired_dkim_selectors_pkey PRIMARY KEY (account, domain, selector);
 
 --
+-- Name: sandbox_messages sandbox_messages_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sandbox_messages
+    ADD CONSTRAINT sandbox_messages_pkey PRIMARY KEY (id);
+
+--
 -- Name: suppressions suppressions_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1493,6 +1518,18 @@ CREATE INDEX inbound_reports_received ON public.inbound_reports USING btree (rec
 CREATE UNIQUE INDEX operator_bindings_claim ON public.operator_bindings USING btree (kind, claim) WHERE (claim IS NOT NULL);
 
 --
+-- Name: sandbox_messages_account; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX sandbox_messages_account ON public.sandbox_messages USING btree (account, id DESC);
+
+--
+-- Name: sandbox_messages_email; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX sandbox_messages_email ON public.sandbox_messages USING btree (email_id);
+
+--
 -- Name: templates_account_id; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1620,6 +1657,13 @@ ALTER TABLE ONLY public.email_raw_messages
 
 ALTER TABLE ONLY public.emails
     ADD CONSTRAINT emails_api_key_id_fkey FOREIGN KEY (api_key_id) REFERENCES public.api_keys(key_id);
+
+--
+-- Name: sandbox_messages sandbox_messages_email_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sandbox_messages
+    ADD CONSTRAINT sandbox_messages_email_id_fkey FOREIGN KEY (email_id) REFERENCES public.emails(id) ON DELETE CASCADE;
 
 --
 -- Name: template_versions template_versions_template_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

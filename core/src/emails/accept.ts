@@ -12,6 +12,8 @@ export interface AcceptRequest extends AcceptItem {
   trace?: TraceCarrier | undefined;
   /** The door it came through, shown in the log (default `api`). */
   source?: EmailSource | undefined;
+  /** Captured, never delivered: decided by `capturesMail` (core/src/sandbox) from the key and account. */
+  sandbox?: boolean | undefined;
 }
 
 export interface AcceptOptions {
@@ -29,7 +31,7 @@ interface Claim {
 /** The statement's input rows: one per item, `n` its index. Carried as one jsonb parameter. */
 function inputRows(items: readonly AcceptRequest[], ids: readonly string[]): string {
   return JSON.stringify(
-    items.map(({ draft, account, apiKeyId, trace, source, idempotencyKey, bodySha256 }, n) => ({
+    items.map(({ draft, account, apiKeyId, trace, source, sandbox, idempotencyKey, bodySha256 }, n) => ({
       id: ids[n],
       account,
       api_key_id: apiKeyId,
@@ -49,6 +51,7 @@ function inputRows(items: readonly AcceptRequest[], ids: readonly string[]): str
       scheduled_at: draft.scheduledAt?.toISOString() ?? null,
       message_id: draft.messageId ?? null,
       source: source ?? "api",
+      sandbox: sandbox ?? false,
       trace: trace ?? null,
       event_id: newId(),
       idem_key: idempotencyKey ?? null,
@@ -77,7 +80,7 @@ function acceptSql(withAttachments: boolean, withRaw: boolean): string {
        select * from jsonb_to_recordset($2::jsonb) as r(id uuid, account text, api_key_id text,
          from_header text, from_address text, to_addresses text[], cc_addresses text[], bcc_addresses text[],
          recipients text[], reply_to text[], subject text, html text, text text, category text,
-         custom_headers jsonb, tags jsonb, scheduled_at timestamptz, message_id text, source text, trace jsonb,
+         custom_headers jsonb, tags jsonb, scheduled_at timestamptz, message_id text, source text, sandbox boolean, trace jsonb,
          event_id uuid, idem_key text, idem_sha256 text, n int)
      ), claimed as (
        insert into idempotency_keys (account, key, body_sha256, email_id)
@@ -88,11 +91,11 @@ function acceptSql(withAttachments: boolean, withRaw: boolean): string {
      ), e as (
        insert into emails (id, account, api_key_id, status, from_header, from_address, to_addresses,
                            cc_addresses, bcc_addresses, reply_to, subject, html, text, category, custom_headers,
-                           tags, scheduled_at, message_id_header, source, pending_recipients)
+                           tags, scheduled_at, message_id_header, source, sandbox, pending_recipients)
        select id, account, api_key_id, case when scheduled_at is null then 'queued' else 'scheduled' end,
               from_header, from_address, to_addresses, cc_addresses, bcc_addresses, reply_to, subject, html,
               text, category, custom_headers, tags, scheduled_at,
-              coalesce(message_id, '<' || id || '@' || $1 || '>'), source, recipients
+              coalesce(message_id, '<' || id || '@' || $1 || '>'), source, sandbox, recipients
        from r where idem_key is null or id in (select email_id from claimed)
        order by n
        returning id, status

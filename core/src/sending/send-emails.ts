@@ -27,6 +27,8 @@ export interface SendContext {
   trace?: Record<string, string> | undefined;
   now: Date;
   source?: EmailSource | undefined;
+  /** The key's and account's sandbox decision (`capturesMail`, core/src/sandbox), kept on every email. */
+  sandbox: boolean;
 }
 
 /** A batch item as the caller's schema validation left it: a body, or the error that refused it. */
@@ -77,6 +79,7 @@ export function createEmailSender(deps: SendDeps): EmailSender {
     apiKeyId: context.apiKeyId,
     trace: context.trace,
     source: context.source,
+    sandbox: context.sandbox,
   });
 
   /** Renders the named template (so the log shows exactly what is sent), then validates the whole request. */

@@ -4,6 +4,7 @@ import { injectTraceContext, withChildSpan, withSpanFromCarrier } from "@mailroo
 import type { Task } from "graphile-worker";
 import { composeEmail, eightBitOf, toSevenBit } from "../compose/index.ts";
 import type { WorkerDeps } from "../deps.ts";
+import { createCaptureTransport } from "../transports/capture/index.ts";
 import "./types.ts";
 
 /**
@@ -16,7 +17,8 @@ import "./types.ts";
 export function makeDeliverTask(deps: WorkerDeps): Task<"deliver"> {
   // Concurrent deliveries share their claim and record statements.
   const store = createDeliveryStore(deps.pool);
-  const transport = deps.config.delivery.mode;
+  const mode = deps.config.delivery.mode;
+  const capture = createCaptureTransport(deps.pool);
   return async (payload, helpers) => {
     await withSpanFromCarrier(
       "deliver",
@@ -31,11 +33,14 @@ export function makeDeliverTask(deps: WorkerDeps): Task<"deliver"> {
             claimed.outcome === "failed" ? claimed.reason : claimed.status,
           );
           if (claimed.outcome === "failed")
-            deps.metrics.deliveryOutcomes.inc({ outcome: "failed", reason: claimed.reason, transport });
+            deps.metrics.deliveryOutcomes.inc({ outcome: "failed", reason: claimed.reason, transport: mode });
           helpers.logger.debug(`email ${payload.emailId} not sent: ${JSON.stringify(claimed)}`);
           return;
         }
         const { email, recipients } = claimed;
+        // The one choice of transport (ADR 0047): a sandbox email, as decided at accept, is captured.
+        const transport = claimed.sandbox ? "capture" : mode;
+        const via = claimed.sandbox ? capture.for(email) : deps.transport;
         const stopTimer = deps.metrics.deliveryDuration.startTimer({ transport });
         const raw = await composeEmail(deps.pool, email, claimed.hasAttachments);
         const sign = (bytes: Buffer) =>
@@ -45,7 +50,7 @@ export function makeDeliverTask(deps: WorkerDeps): Task<"deliver"> {
         const eightBit = eightBitOf(raw);
         const outcomes = await withChildSpan("smtp handover", undefined, async (handover) => {
           handover.setAttribute("mailroom.transport", transport);
-          return deps.transport.send({
+          return via.send({
             envelope: { from: prepared.envelopeFrom, to: recipients },
             raw: prepared.raw,
             messageId: email.messageIdHeader,

@@ -1,0 +1,2 @@
+export { capturesMail } from "./decide.ts";
+export { captureMessage } from "./store.ts";
