@@ -997,6 +997,28 @@ CREATE TABLE public.retired_dkim_selectors (
 );
 
 --
+-- Name: sandbox_chaos_rules; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.sandbox_chaos_rules (
+    account text NOT NULL,
+    "position" integer NOT NULL,
+    recipient text,
+    share double precision NOT NULL,
+    at text NOT NULL,
+    action text NOT NULL,
+    code integer,
+    delay_seconds integer,
+    CONSTRAINT sandbox_chaos_rules_action_check CHECK ((action = ANY (ARRAY['reply'::text, 'drop'::text, 'slow'::text]))),
+    CONSTRAINT sandbox_chaos_rules_at_check CHECK ((at = ANY (ARRAY['rcpt'::text, 'data'::text]))),
+    CONSTRAINT sandbox_chaos_rules_check CHECK (((action = 'reply'::text) = (code IS NOT NULL))),
+    CONSTRAINT sandbox_chaos_rules_check1 CHECK (((action = 'slow'::text) = (delay_seconds IS NOT NULL))),
+    CONSTRAINT sandbox_chaos_rules_code_check CHECK (((code >= 400) AND (code <= 599))),
+    CONSTRAINT sandbox_chaos_rules_delay_seconds_check CHECK (((delay_seconds >= 1) AND (delay_seconds <= 30))),
+    CONSTRAINT sandbox_chaos_rules_share_check CHECK (((share > (0)::double precision) AND (share <= (1)::double precision)))
+);
+
+--
 -- Name: sandbox_messages; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1310,6 +1332,13 @@ ALTER TABLE ONLY public.rate_limit_counters
 
 ALTER TABLE ONLY public.retired_dkim_selectors
     ADD CONSTRAINT retired_dkim_selectors_pkey PRIMARY KEY (account, domain, selector);
+
+--
+-- Name: sandbox_chaos_rules sandbox_chaos_rules_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sandbox_chaos_rules
+    ADD CONSTRAINT sandbox_chaos_rules_pkey PRIMARY KEY (account, "position");
 
 --
 -- Name: sandbox_messages sandbox_messages_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1657,6 +1686,13 @@ ALTER TABLE ONLY public.email_raw_messages
 
 ALTER TABLE ONLY public.emails
     ADD CONSTRAINT emails_api_key_id_fkey FOREIGN KEY (api_key_id) REFERENCES public.api_keys(key_id);
+
+--
+-- Name: sandbox_chaos_rules sandbox_chaos_rules_account_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sandbox_chaos_rules
+    ADD CONSTRAINT sandbox_chaos_rules_account_fkey FOREIGN KEY (account) REFERENCES public.accounts(account) ON DELETE CASCADE;
 
 --
 -- Name: sandbox_messages sandbox_messages_email_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -1,10 +1,12 @@
 import { setAccountSandbox } from "@mailroom/core/accounts";
 import { listEvents, purgeExpiredEmails } from "@mailroom/core/emails";
 import { createKey } from "@mailroom/core/keys";
+import nodemailer from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/db.ts";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
 import { type ApiStack, startApiStack, startWorkerStack } from "../support/stack.ts";
+import { type SubmissionStack, startSubmissionStack } from "../support/submission.ts";
 import { until } from "../support/wait.ts";
 
 /**
@@ -17,15 +19,18 @@ let db: TestDatabase;
 let api: ApiStack;
 let sink: SmtpSink;
 let worker: Awaited<ReturnType<typeof startWorkerStack>>;
+let smtp: SubmissionStack;
 
 beforeAll(async () => {
   db = await createTestDatabase();
   sink = await startSmtpSink();
   api = await startApiStack(db);
   worker = await startWorkerStack(db, sink.url);
+  smtp = await startSubmissionStack(db);
 });
 afterAll(async () => {
   await worker?.stop();
+  await smtp?.close();
   await api?.close();
   await sink?.close();
   await db?.drop();
@@ -72,6 +77,29 @@ describe("sandbox mail is processed as in production and captured, never sent", 
     expect(raw.text).not.toMatch(/^Bcc:/im);
     const { rows } = await db.pool.query("select recipient_results from emails where id = $1", [id]);
     expect(rows[0].recipient_results["zoe@example.test"]).toMatchObject({ status: "accepted", code: 250 });
+    expect(sink.messages).toEqual([]);
+  });
+
+  it("the SMTP door decides the same way: a sandbox key's submission is captured, not relayed", async () => {
+    const key = await keyOf("smtp-door", "sandbox");
+    const transport = nodemailer.createTransport({
+      host: "127.0.0.1",
+      port: smtp.port,
+      requireTLS: true,
+      tls: { ca: smtp.ca, servername: "localhost" },
+      auth: { user: "app", pass: key },
+    });
+    const info = await transport.sendMail({
+      from: "app@acme.test",
+      to: "smtp-user@example.test",
+      subject: "over smtp",
+      text: "hi",
+    });
+    transport.close();
+    const id = /Queued as ([0-9a-f-]{36})$/.exec(info.response)?.[1] ?? "";
+    expect(await finished(id)).toBe("delivered");
+    const [captured] = await inbox(key, "?to=smtp-user%40example.test&wait=10");
+    expect(captured).toMatchObject({ emailId: id, subject: "over smtp" });
     expect(sink.messages).toEqual([]);
   });
 

@@ -61,6 +61,7 @@ const BODIES: Record<string, object> = {
   addSuppression: { address: "x@example.test" },
   createWebhook: { url: "http://127.0.0.1:9/hook" },
   updateWebhook: { enabled: false },
+  putDevInboxChaos: { rules: [] },
 };
 
 /** The operation's URL with its path parameters filled from the victim's resources. */

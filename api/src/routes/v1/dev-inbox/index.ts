@@ -9,6 +9,7 @@ import { MailroomError } from "@mailroom/core/errors";
 import type { FastifyInstance } from "fastify";
 import type { ApiDeps } from "../../../deps.ts";
 import { type ApiTypeProvider, errorResponses as errors, noContentResponses } from "../../../schemas.ts";
+import { chaosRoutes } from "./chaos.ts";
 import {
   attachmentParamsSchema,
   filterQuerySchema,
@@ -28,6 +29,7 @@ const notFound = (id: string) => new MailroomError("not_found", `No captured mes
  */
 export function devInboxRoutes(parent: FastifyInstance, deps: ApiDeps): void {
   const db = deps.pool;
+  chaosRoutes(parent, deps);
   const app = parent.withTypeProvider<ApiTypeProvider>();
   const config = { scope: "send" as const };
 
