@@ -117,7 +117,7 @@ export function buildApp(deps: ApiDeps, options: BuildAppOptions = {}): FastifyI
     domainRoutes(v1, deps);
     suppressionRoutes(v1, deps);
     webhookRoutes(v1, deps, { allowedCidrs: deps.config.webhooks.allowedCidrs });
-    if (deps.devInboxDir) devInboxRoutes(v1, deps.devInboxDir);
+    devInboxRoutes(v1, deps);
   });
   return app;
 }

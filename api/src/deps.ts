@@ -12,8 +12,6 @@ export interface ApiDeps {
   kek: Buffer;
   /** Where the email log and the console's reads run (ADR 0032); unset: on `pool`, the primary. */
   reads?: ReadRouter;
-  /** The local run's capture directory: set only by `mailroom run`, it turns on the /v1/dev-inbox routes. */
-  devInboxDir?: string;
   /** The clock, injectable so key expiry can be tested without waiting 30 days. */
   now?: () => Date;
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { Command } from "commander";
+import { registerAccountCommands } from "./commands/accounts.ts";
 import { registerKeyCommands } from "./commands/keys.ts";
 import { registerProgramCommands } from "./commands/programs.ts";
 import { registerRunCommand } from "./commands/run.ts";
@@ -20,6 +21,7 @@ const program = new Command("mailroom")
 registerRunCommand(program);
 registerProgramCommands(program);
 registerKeyCommands(program);
+registerAccountCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -54,8 +54,6 @@ export async function startApiProgram(
   logger: Logger,
   kek: Buffer,
   tls?: TlsMaterial,
-  /** Only `mailroom run` passes its capture directory: the console's dev inbox reads it through the API. */
-  devInboxDir?: string,
 ): Promise<Program> {
   // Each program loads only its own package: the API pod never loads nodemailer or graphile-worker (~4 MB of
   // its memory), nor the worker pod Fastify.
@@ -90,7 +88,6 @@ export async function startApiProgram(
       metrics,
       kek,
       reads,
-      ...(devInboxDir ? { devInboxDir } : {}),
     },
     material,
   );

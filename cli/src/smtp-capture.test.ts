@@ -1,16 +1,11 @@
-import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { connect, createServer, type Server } from "node:net";
-import os from "node:os";
-import path from "node:path";
 import nodemailer from "nodemailer";
 import { afterEach, describe, expect, it } from "vitest";
-import { startSmtpCapture } from "./smtp-capture.ts";
+import { type ReceivedMessage, startSmtpCapture } from "./smtp-capture.ts";
 
 let busy: Server | undefined;
-let dir: string | undefined;
 afterEach(async () => {
   await new Promise((resolve) => (busy ? busy.close(resolve) : resolve(undefined)));
-  if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 describe("SMTP capture", () => {
@@ -18,25 +13,19 @@ describe("SMTP capture", () => {
     busy = createServer();
     await new Promise<void>((resolve) => busy?.listen(0, "127.0.0.1", resolve));
     const { port } = busy.address() as { port: number };
-    dir = await mkdtemp(path.join(os.tmpdir(), "mailroom-capture-"));
-    await expect(
-      startSmtpCapture({
-        host: "127.0.0.1",
-        port,
-        inboxDir: path.join(dir, "inbox"),
-        ownerOf: async () => undefined,
-      }),
-    ).rejects.toMatchObject({ code: "EADDRINUSE" });
+    await expect(startSmtpCapture({ host: "127.0.0.1", port, store: async () => {} })).rejects.toMatchObject({
+      code: "EADDRINUSE",
+    });
   });
 
   it("survives a client that resets its connection, and captures the next message", async () => {
-    dir = await mkdtemp(path.join(os.tmpdir(), "mailroom-capture-"));
-    const inboxDir = path.join(dir, "inbox");
+    const stored: ReceivedMessage[] = [];
     const capture = await startSmtpCapture({
       host: "127.0.0.1",
       port: 0,
-      inboxDir,
-      ownerOf: async () => undefined,
+      store: async (message) => {
+        stored.push(message);
+      },
     });
     try {
       await new Promise<void>((resolve, reject) => {
@@ -64,7 +53,9 @@ describe("SMTP capture", () => {
         text: "still here",
       });
       transport.close();
-      expect((await readdir(inboxDir)).filter((f) => f.endsWith(".eml"))).toHaveLength(1);
+      expect(stored.map((m) => [m.envelopeFrom, m.recipients])).toEqual([
+        ["a@acme.test", ["b@example.test"]],
+      ]);
     } finally {
       await capture.close();
     }

@@ -1,14 +1,20 @@
-import { mkdir, rename, writeFile } from "node:fs/promises";
 import { buffer } from "node:stream/consumers";
 import type { Queryable } from "@mailroom/core/db";
-import { inboxMessageFile, inboxOwnerFile, newInboxMessageId } from "@mailroom/core/dev-inbox";
-import { findSendingEmailAccount } from "@mailroom/core/emails";
+import { findSendingEmail } from "@mailroom/core/emails";
+import { captureMessage } from "@mailroom/core/sandbox";
 import { listenSmtpServer } from "@mailroom/smtp";
 import { SMTPServer } from "smtp-server";
 
 export interface SmtpCapture {
   port: number;
   close(): Promise<void>;
+}
+
+/** One SMTP transaction the capture received. */
+export interface ReceivedMessage {
+  envelopeFrom: string;
+  recipients: string[];
+  raw: Buffer;
 }
 
 /** The Message-ID header of a raw message (its header block only), if it has one. */
@@ -18,29 +24,36 @@ export function messageIdOf(raw: Buffer): string | undefined {
   return /^message-id[ \t]*:[ \t]*(<[^>\r\n]*>)/im.exec(headers)?.[1];
 }
 
-/** The capture's owner lookup: the account of the email being sent under the message's Message-ID. */
-export function ownerByMessageId(db: Queryable): (raw: Buffer) => Promise<string | undefined> {
-  return async (raw) => {
-    const messageId = messageIdOf(raw);
-    return messageId ? findSendingEmailAccount(db, messageId) : undefined;
+/**
+ * The local run's store: the message goes into the dev inbox (`sandbox_messages`) of the account whose email
+ * is being sent under its Message-ID. A message no email claims (another client, a Message-ID two accounts
+ * share) is dropped: nobody may be shown it.
+ */
+export function storeByMessageId(db: Queryable): (message: ReceivedMessage) => Promise<void> {
+  return async (message) => {
+    const messageId = messageIdOf(message.raw);
+    const email = messageId ? await findSendingEmail(db, messageId) : undefined;
+    if (!email) return;
+    await captureMessage(db, {
+      emailId: email.id,
+      account: email.account,
+      envelopeFrom: message.envelopeFrom,
+      recipients: message.recipients,
+      subject: email.subject,
+      raw: message.raw,
+    });
   };
 }
 
 /**
- * The local run's mail sink: a real SMTP server on loopback that accepts every message and writes it, as
- * received, to `<inboxDir>/<time>-<n>.eml` (the dev inbox the console shows), with `<…>.owner` naming the
- * account `ownerOf` finds for it (none: the message is shown to nobody). Nothing is relayed anywhere.
+ * The local run's mail sink: a real SMTP server on loopback that accepts every message and hands it to
+ * `store` (the dev inbox the console shows) before answering 250. Nothing is relayed anywhere.
  */
 export async function startSmtpCapture(options: {
   host: string;
   port: number;
-  inboxDir: string;
-  /** The account whose email this is (the worker is handing it over now), found by its Message-ID. */
-  ownerOf: (raw: Buffer) => Promise<string | undefined>;
-  onMessage?: (file: string) => void;
+  store: (message: ReceivedMessage) => Promise<void>;
 }): Promise<SmtpCapture> {
-  await mkdir(options.inboxDir, { recursive: true });
-  let counter = 0;
   const server = new SMTPServer({
     name: "mailroom-capture",
     banner: "Mailroom local capture: nothing leaves this machine",
@@ -48,25 +61,19 @@ export async function startSmtpCapture(options: {
     disabledCommands: ["AUTH", "STARTTLS"],
     size: 40 * 1024 * 1024,
     logger: false,
-    onData(stream, _session, callback) {
-      counter += 1;
-      const id = newInboxMessageId(new Date(), counter);
-      const final = inboxMessageFile(options.inboxDir, id);
-      const partial = `${final}.part`;
-      // The owner first, then the message under a temporary name renamed into place: a reader never sees
-      // half a message, nor a message without its owner. Before the 250, while the email is `sending`.
+    onData(stream, session, callback) {
+      const envelope = session.envelope;
+      // Stored before the 250, while the email is `sending`, so its Message-ID still finds it.
       buffer(stream)
-        .then(async (raw) => {
-          const owner = await options.ownerOf(raw);
-          if (owner !== undefined) await writeFile(inboxOwnerFile(options.inboxDir, id), owner);
-          await writeFile(partial, raw);
-          await rename(partial, final);
-        })
+        .then((raw) =>
+          options.store({
+            envelopeFrom: envelope.mailFrom === false ? "" : envelope.mailFrom.address,
+            recipients: envelope.rcptTo.map((r) => r.address),
+            raw,
+          }),
+        )
         .then(
-          () => {
-            options.onMessage?.(final);
-            callback(null, `queued as ${id}`);
-          },
+          () => callback(null, "captured"),
           (error: Error) => callback(error),
         );
     },

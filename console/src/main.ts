@@ -55,7 +55,7 @@ let session: { key: KeyInfo; devInbox: boolean; secret: string } | null = null;
 let generation = 0;
 let timers: number[] = [];
 
-/** Whether the API offers the dev inbox (local runs only: elsewhere the route does not exist). */
+/** Whether the API offers the dev inbox (every install since issue 30; an older API answers 404). */
 async function probeDevInbox(secret: string): Promise<boolean> {
   try {
     await createApi(secret).get("/v1/dev-inbox/messages?limit=1");

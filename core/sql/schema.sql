@@ -122,6 +122,7 @@ CREATE TABLE public.emails (
     pending_recipients text[],
     recipient_results jsonb DEFAULT '{}'::jsonb NOT NULL,
     source text DEFAULT 'api'::text NOT NULL,
+    sandbox boolean DEFAULT false NOT NULL,
     simulated boolean DEFAULT false NOT NULL,
     CONSTRAINT emails_has_content CHECK (((html IS NOT NULL) OR (text IS NOT NULL) OR (source = 'smtp'::text))),
     CONSTRAINT emails_source_check CHECK ((source = ANY (ARRAY['api'::text, 'smtp'::text]))),
@@ -786,9 +787,11 @@ CREATE TABLE public.api_keys (
     revoked_at timestamp with time zone,
     last_used_at timestamp with time zone,
     rate_limit_per_second integer,
+    mode text DEFAULT 'live'::text NOT NULL,
     CONSTRAINT api_keys_account_check CHECK ((account ~ '^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$'::text)),
     CONSTRAINT api_keys_key_id_check CHECK ((key_id ~ '^[0-9A-Za-z]{12}$'::text)),
     CONSTRAINT api_keys_managed_by_check CHECK ((managed_by = ANY (ARRAY['cli'::text, 'api'::text, 'operator'::text]))),
+    CONSTRAINT api_keys_mode_check CHECK ((mode = ANY (ARRAY['live'::text, 'sandbox'::text]))),
     CONSTRAINT api_keys_rate_limit_per_second_check CHECK ((rate_limit_per_second > 0)),
     CONSTRAINT api_keys_scopes_check CHECK (((cardinality(scopes) > 0) AND (scopes <@ ARRAY['send'::text, 'domains'::text, 'templates'::text, 'webhooks'::text]))),
     CONSTRAINT api_keys_secret_sha256_check CHECK ((length(secret_sha256) = 32))
@@ -1029,6 +1032,43 @@ CREATE TABLE public.retired_dkim_selectors (
     domain text NOT NULL,
     selector text NOT NULL,
     retired_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: sandbox_chaos_rules; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.sandbox_chaos_rules (
+    account text NOT NULL,
+    "position" integer NOT NULL,
+    recipient text,
+    share double precision NOT NULL,
+    at text NOT NULL,
+    action text NOT NULL,
+    code integer,
+    delay_seconds integer,
+    CONSTRAINT sandbox_chaos_rules_action_check CHECK ((action = ANY (ARRAY['reply'::text, 'drop'::text, 'slow'::text]))),
+    CONSTRAINT sandbox_chaos_rules_at_check CHECK ((at = ANY (ARRAY['rcpt'::text, 'data'::text]))),
+    CONSTRAINT sandbox_chaos_rules_check CHECK (((action = 'reply'::text) = (code IS NOT NULL))),
+    CONSTRAINT sandbox_chaos_rules_check1 CHECK (((action = 'slow'::text) = (delay_seconds IS NOT NULL))),
+    CONSTRAINT sandbox_chaos_rules_code_check CHECK (((code >= 400) AND (code <= 599))),
+    CONSTRAINT sandbox_chaos_rules_delay_seconds_check CHECK (((delay_seconds >= 1) AND (delay_seconds <= 30))),
+    CONSTRAINT sandbox_chaos_rules_share_check CHECK (((share > (0)::double precision) AND (share <= (1)::double precision)))
+);
+
+--
+-- Name: sandbox_messages; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.sandbox_messages (
+    id uuid NOT NULL,
+    email_id uuid NOT NULL,
+    account text NOT NULL,
+    envelope_from text NOT NULL,
+    recipients text[] NOT NULL,
+    subject text NOT NULL,
+    raw bytea NOT NULL,
+    received_at timestamp with time zone DEFAULT now() NOT NULL
 );
 
 --
@@ -1346,6 +1386,20 @@ ALTER TABLE ONLY public.retired_dkim_selectors
     ADD CONSTRAINT retired_dkim_selectors_pkey PRIMARY KEY (account, domain, selector);
 
 --
+-- Name: sandbox_chaos_rules sandbox_chaos_rules_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sandbox_chaos_rules
+    ADD CONSTRAINT sandbox_chaos_rules_pkey PRIMARY KEY (account, "position");
+
+--
+-- Name: sandbox_messages sandbox_messages_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sandbox_messages
+    ADD CONSTRAINT sandbox_messages_pkey PRIMARY KEY (id);
+
+--
 -- Name: suppressions suppressions_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1545,6 +1599,18 @@ CREATE INDEX inbound_reports_received ON public.inbound_reports USING btree (rec
 CREATE UNIQUE INDEX operator_bindings_claim ON public.operator_bindings USING btree (kind, claim) WHERE (claim IS NOT NULL);
 
 --
+-- Name: sandbox_messages_account; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX sandbox_messages_account ON public.sandbox_messages USING btree (account, id DESC);
+
+--
+-- Name: sandbox_messages_email; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX sandbox_messages_email ON public.sandbox_messages USING btree (email_id);
+
+--
 -- Name: templates_account_id; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1686,6 +1752,20 @@ ALTER TABLE ONLY public.email_raw_messages
 
 ALTER TABLE ONLY public.emails
     ADD CONSTRAINT emails_api_key_id_fkey FOREIGN KEY (api_key_id) REFERENCES public.api_keys(key_id);
+
+--
+-- Name: sandbox_chaos_rules sandbox_chaos_rules_account_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sandbox_chaos_rules
+    ADD CONSTRAINT sandbox_chaos_rules_account_fkey FOREIGN KEY (account) REFERENCES public.accounts(account) ON DELETE CASCADE;
+
+--
+-- Name: sandbox_messages sandbox_messages_email_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sandbox_messages
+    ADD CONSTRAINT sandbox_messages_email_id_fkey FOREIGN KEY (email_id) REFERENCES public.emails(id) ON DELETE CASCADE;
 
 --
 -- Name: template_versions template_versions_template_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -1,4 +1,4 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -74,7 +74,7 @@ describe.runIf(chromiumAvailable())("dev inbox in the console", { timeout: 120_0
     page.once("dialog", (dialog) => void dialog.accept());
     await page.getByRole("button", { name: "Delete all" }).click();
     await expect.poll(() => page.locator("#inbox-list").textContent()).toContain("No mail captured yet");
-    expect((await readdir(stack.inboxDir)).filter((f) => f.endsWith(".eml"))).toEqual([]);
+    expect(await stack.call(key, "GET", "/v1/dev-inbox/messages")).toEqual({ data: [] });
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { loadConfig } from "@mailroom/core/config";
@@ -8,9 +8,10 @@ import { createApiMetrics, createLogger } from "@mailroom/core/telemetry";
 import { ensureLocalCertificates } from "@mailroom/core/tls";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { startApiServer } from "../../api/src/index.ts";
-import { ownerByMessageId, startSmtpCapture } from "../../cli/src/smtp-capture.ts";
+import { startSmtpCapture, storeByMessageId } from "../../cli/src/smtp-capture.ts";
 import { createTestDatabase, type TestDatabase } from "../support/db.ts";
 import { httpsRequest } from "../support/https.ts";
+import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
 import { startWorkerStack, TEST_KEK } from "../support/stack.ts";
 
 export const CHROMIUM = "/usr/bin/chromium";
@@ -29,31 +30,32 @@ export function chromiumAvailable(): boolean {
 
 /**
  * A local run in miniature: a test database, the real worker delivering to the real capture SMTP server of
- * `mailroom run`, and the API serving the console with the dev inbox on that capture directory.
+ * `mailroom run`, and the API serving the console with the dev inbox it fills. With `production`, an
+ * install's shape instead: the worker relays to a real SMTP server (`sink`, the world outside), and only
+ * sandbox keys' mail reaches the dev inbox, through the worker's capture transport.
  */
 export interface ConsoleStack {
   db: TestDatabase;
   base: string;
-  inboxDir: string;
-  keyWith(scopes: Scope[], account?: string): Promise<string>;
+  /** `production` stacks only: the relay everything live is delivered to. */
+  sink?: SmtpSink;
+  keyWith(scopes: Scope[], account?: string, mode?: "live" | "sandbox"): Promise<string>;
   /** One API call as a client would make it; throws unless it answers 2xx. */
   call(key: string, method: string, route: string, body?: unknown): Promise<Record<string, unknown>>;
   send(key: string, body: Record<string, unknown>): Promise<string>;
   close(): Promise<void>;
 }
 
-export async function startConsoleStack(env: Record<string, string> = {}): Promise<ConsoleStack> {
+export async function startConsoleStack(
+  env: Record<string, string> = {},
+  options: { production?: boolean } = {},
+): Promise<ConsoleStack> {
   const dir = await mkdtemp(path.join(os.tmpdir(), "mailroom-console-"));
-  const inboxDir = path.join(dir, "inbox");
-  await mkdir(inboxDir);
   const db = await createTestDatabase();
-  const capture = await startSmtpCapture({
-    host: "127.0.0.1",
-    port: 0,
-    inboxDir,
-    ownerOf: ownerByMessageId(db.pool),
-  });
-  const worker = await startWorkerStack(db, `smtp://127.0.0.1:${capture.port}`, env);
+  const next = options.production
+    ? await startSmtpSink()
+    : await startSmtpCapture({ host: "127.0.0.1", port: 0, store: storeByMessageId(db.pool) });
+  const worker = await startWorkerStack(db, `smtp://127.0.0.1:${next.port}`, env);
   const tls = await ensureLocalCertificates(path.join(dir, "tls"), ["localhost", "127.0.0.1"]);
   const config = loadConfig({
     MAILROOM_API_PORT: "0",
@@ -68,7 +70,6 @@ export async function startConsoleStack(env: Record<string, string> = {}): Promi
       logger: createLogger({ level: "silent", name: "test" }),
       metrics: createApiMetrics(),
       kek: TEST_KEK,
-      devInboxDir: inboxDir,
     },
     { cert: await readFile(tls.certFile), key: await readFile(tls.keyFile) },
   );
@@ -89,15 +90,15 @@ export async function startConsoleStack(env: Record<string, string> = {}): Promi
   return {
     db,
     base,
-    inboxDir,
-    keyWith: async (scopes, account = "default") =>
-      (await createKey(db.pool, { account, scopes, expires: "never" })).fullKey,
+    ...(options.production ? { sink: next as SmtpSink } : {}),
+    keyWith: async (scopes, account = "default", mode = "live") =>
+      (await createKey(db.pool, { account, scopes, expires: "never", mode })).fullKey,
     call,
     send: async (key, body) => (await call(key, "POST", "/v1/send", body)).messageId as string,
     close: async () => {
       await server.close();
       await worker.stop();
-      await capture.close();
+      await next.close();
       await db.drop();
       await rm(dir, { recursive: true, force: true });
     },

@@ -4,7 +4,7 @@ import { connect, createServer, type Socket } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { authenticateKey } from "@mailroom/core/keys";
+import { authenticateKey, authenticateKeyWithAccount } from "@mailroom/core/keys";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/db.ts";
 import { freePort } from "../support/ports.ts";
@@ -63,6 +63,27 @@ describe("mailroom CLI", { timeout: 120_000 }, () => {
     expect(key.account).toBe("team-a");
     expect(key.scopes).toEqual(["send", "domains"]);
     expect(key.expiresAt).not.toBeNull();
+  });
+
+  it("creates a sandbox key, and makes an account a sandbox and live again (issue 30)", async () => {
+    const out = await mailroom(["keys", "create", "--scopes", "send", "--account", "ci", "--sandbox"]);
+    expect(out.code).toBe(0);
+    expect(out.stderr).toMatch(/created sandbox key [0-9A-Za-z]{12} \(account ci/);
+    expect((await authenticateKeyWithAccount(db.pool, `Bearer ${out.stdout.trim()}`)).key.mode).toBe(
+      "sandbox",
+    );
+    const live = (
+      await mailroom(["keys", "create", "--scopes", "send", "--account", "staging"])
+    ).stdout.trim();
+    const account = async () => (await authenticateKeyWithAccount(db.pool, `Bearer ${live}`)).account.sandbox;
+    expect(await account()).toBe(false);
+    expect((await mailroom(["accounts", "sandbox", "staging"])).code).toBe(0);
+    expect(await account()).toBe(true);
+    expect((await mailroom(["accounts", "sandbox", "staging", "--off"])).code).toBe(0);
+    expect(await account()).toBe(false);
+    const bad = await mailroom(["accounts", "sandbox", "Not_A_Namespace"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/<account>: lowercase letters/);
   });
 
   it("lists keys without secrets and revokes by key id", async () => {

@@ -1,12 +1,9 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { loadConfig } from "@mailroom/core/config";
 import { createApiMetrics, createLogger } from "@mailroom/core/telemetry";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../api/src/app.ts";
-import { ownerByMessageId, type SmtpCapture, startSmtpCapture } from "../../cli/src/smtp-capture.ts";
+import { type SmtpCapture, startSmtpCapture, storeByMessageId } from "../../cli/src/smtp-capture.ts";
 import { injectAs, keyFor } from "../support/app.ts";
 import { createTestDatabase, type TestDatabase } from "../support/db.ts";
 import { startWorkerStack, TEST_KEK } from "../support/stack.ts";
@@ -14,23 +11,20 @@ import { until } from "../support/wait.ts";
 
 /**
  * Issue 26, item 5: `mailroom run`'s dev inbox, end to end as a local run wires it (the real worker hands
- * mail to the real capture server, the API serves the capture directory): each key sees its own account's
+ * mail to the real capture server, the API serves what it stored): each key sees its own account's
  * captured mail, never another's.
  */
 
 let db: TestDatabase;
-let dir: string;
 let capture: SmtpCapture;
 let worker: Awaited<ReturnType<typeof startWorkerStack>>;
 let app: FastifyInstance;
 beforeAll(async () => {
   db = await createTestDatabase();
-  dir = await mkdtemp(path.join(os.tmpdir(), "mailroom-dev-inbox-"));
   capture = await startSmtpCapture({
     host: "127.0.0.1",
     port: 0,
-    inboxDir: dir,
-    ownerOf: ownerByMessageId(db.pool),
+    store: storeByMessageId(db.pool),
   });
   worker = await startWorkerStack(db, `smtp://127.0.0.1:${capture.port}`);
   app = buildApp({
@@ -39,7 +33,6 @@ beforeAll(async () => {
     logger: createLogger({ level: "silent", name: "test" }),
     metrics: createApiMetrics(),
     kek: TEST_KEK,
-    devInboxDir: dir,
   });
   await app.ready();
 });
@@ -48,7 +41,6 @@ afterAll(async () => {
   await worker?.stop();
   await capture?.close();
   await db?.drop();
-  await rm(dir, { recursive: true, force: true });
 });
 
 describe("the dev inbox is scoped to the key's account", () => {

@@ -1,6 +1,3 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { loadConfig } from "@mailroom/core/config";
 import { createApiMetrics, createLogger } from "@mailroom/core/telemetry";
 import type { FastifyInstance } from "fastify";
@@ -40,14 +37,12 @@ interface Operation {
 let db: TestDatabase;
 let app: FastifyInstance;
 let key: string;
-let inboxDir: string;
 let operations: Operation[] = [];
 let components: Record<string, Schema> = {};
 let realIds: Record<string, string> = {};
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  inboxDir = await mkdtemp(path.join(os.tmpdir(), "mailroom-nul-"));
   app = buildApp({
     config: loadConfig({
       MAILROOM_ALLOW_UNVERIFIED_FROM: "true",
@@ -59,7 +54,6 @@ beforeAll(async () => {
     logger: createLogger({ level: "silent", name: "test" }),
     metrics: createApiMetrics(),
     kek: TEST_KEK,
-    devInboxDir: inboxDir,
   });
   await app.ready();
   key = await keyFor(db, "default", ["send", "domains", "templates", "webhooks"]);
@@ -92,7 +86,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
   await db?.drop();
-  await rm(inboxDir, { recursive: true, force: true });
 });
 
 const deref = (schema: Schema): Schema =>

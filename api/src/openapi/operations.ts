@@ -177,6 +177,8 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     errors: [],
     noContent: true,
   },
+  "GET /v1/dev-inbox/chaos": { operationId: "getDevInboxChaos", tag: "Dev inbox", errors: [] },
+  "PUT /v1/dev-inbox/chaos": { operationId: "putDevInboxChaos", tag: "Dev inbox", errors: [] },
   "GET /v1/dev-inbox/messages/:id": { operationId: "getDevInboxMessage", tag: "Dev inbox", errors: [404] },
   "GET /v1/dev-inbox/messages/:id/raw": {
     operationId: "getDevInboxMessageRaw",

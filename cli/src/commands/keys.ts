@@ -16,7 +16,7 @@ import { loadProgramConfig } from "../config.ts";
 import { openDatabase, openPool } from "../database.ts";
 import { printTable, say } from "../output.ts";
 
-async function withPool<T>(fn: (pool: ReturnType<typeof openPool>) => Promise<T>): Promise<T> {
+export async function withPool<T>(fn: (pool: ReturnType<typeof openPool>) => Promise<T>): Promise<T> {
   const config = loadProgramConfig();
   const db = await openDatabase(config, say);
   const pool = openPool(config, db.url, "mailroom-cli");
@@ -28,7 +28,7 @@ async function withPool<T>(fn: (pool: ReturnType<typeof openPool>) => Promise<T>
   }
 }
 
-function fail(message: string): never {
+export function fail(message: string): never {
   say(`mailroom: ${message}`);
   process.exit(2);
 }
@@ -50,6 +50,7 @@ export function registerKeyCommands(program: Command): void {
       "--rate-limit <perSecond>",
       "requests per second for this key (default: MAILROOM_RATE_LIMIT_PER_KEY)",
     )
+    .option("--sandbox", "a sandbox key: its mail is captured into the account's dev inbox, never delivered")
     .action(
       async (options: {
         scopes: string;
@@ -57,6 +58,7 @@ export function registerKeyCommands(program: Command): void {
         account: string;
         name?: string;
         rateLimit?: string;
+        sandbox?: boolean;
       }) => {
         const scopes = options.scopes
           .split(",")
@@ -84,10 +86,11 @@ export function registerKeyCommands(program: Command): void {
             name: options.name,
             managedBy: "cli",
             rateLimitPerSecond: rateLimit,
+            mode: options.sandbox ? "sandbox" : "live",
           }),
         );
         say(
-          `created key ${key.keyId} (account ${key.account}, scopes ${key.scopes.join(",")}, ` +
+          `created ${key.mode === "sandbox" ? "sandbox " : ""}key ${key.keyId} (account ${key.account}, scopes ${key.scopes.join(",")}, ` +
             `expires ${key.expiresAt ? key.expiresAt.toISOString() : "never"}). Store it now: it is not shown again.`,
         );
         process.stdout.write(`${fullKey}\n`);

@@ -9,7 +9,7 @@ import { loadProgramConfig } from "../config.ts";
 import { openDatabase } from "../database.ts";
 import { say, step } from "../output.ts";
 import { startApiProgram, startSmtpProgram, startWorkerProgram } from "../programs.ts";
-import { ownerByMessageId, startSmtpCapture } from "../smtp-capture.ts";
+import { startSmtpCapture, storeByMessageId } from "../smtp-capture.ts";
 import { stopOnSignal } from "./lifecycle.ts";
 
 /** `mailroom run`: everything in one process, for local use. */
@@ -48,7 +48,7 @@ export async function runLocal(): Promise<void> {
     await stopAll();
     process.exit(1);
   }
-  const { api, worker, smtp, capture, tls, inboxDir } = ready;
+  const { api, worker, smtp, capture, tls } = ready;
   const base = `https://localhost:${config.api.port}`;
   say(
     [
@@ -57,7 +57,7 @@ export async function runLocal(): Promise<void> {
       ...api.describe.map((l) => `  ${l}`),
       ...worker.describe.map((l) => `  ${l}`),
       ...smtp.describe.map((l) => `  ${l}`),
-      capture ? `  SMTP capture smtp://127.0.0.1:${capture.port} → ${inboxDir}/*.eml` : "",
+      capture ? `  SMTP capture smtp://127.0.0.1:${capture.port} → each account's dev inbox` : "",
       capture ? `  Dev inbox  ${base}/console/#/inbox (sign in with a key that has the send scope)` : "",
       `  CA         ${tls.caCertFile}`,
       `  Postgres   ${config.database.url ? "DATABASE_URL" : path.join(config.dataDir, "postgres")}`,
@@ -75,7 +75,7 @@ export async function runLocal(): Promise<void> {
             "    --from hello@acme.test --to you@example.test --header 'Subject: Hi' --body 'It works.'",
           ]
         : []),
-      `  ls ${shown(inboxDir)}/      # or open ${base}/console/#/inbox`,
+      `  curl --cacert ${shown(tls.caCertFile)} -H "Authorization: Bearer $KEY" ${base}/v1/dev-inbox/messages`,
       "",
       `${fromDomainNote(config)} Ctrl-C stops everything; data stays in the data directory.`,
       "",
@@ -102,7 +102,6 @@ async function startAll(config: Config, logger: Logger, stops: Array<() => Promi
   const tlsDir = path.join(config.dataDir, "tls");
   const tls = await ensureLocalCertificates(tlsDir, ["localhost", "127.0.0.1", "::1"]);
   step(tls.created ? `created local TLS certificates in ${tlsDir}` : `using TLS certificates in ${tlsDir}`);
-  const inboxDir = path.join(config.dataDir, "inbox");
   const smtpUrl = new URL(config.smtp.url);
   const local = smtpUrl.hostname === "127.0.0.1" && Number(smtpUrl.port) === config.smtp.capturePort;
   // The capture's own small pool: it looks up whose email each captured message is (the dev inbox is scoped).
@@ -114,8 +113,7 @@ async function startAll(config: Config, logger: Logger, stops: Array<() => Promi
     ? await startSmtpCapture({
         host: "127.0.0.1",
         port: config.smtp.capturePort,
-        inboxDir,
-        ownerOf: ownerByMessageId(capturePool),
+        store: storeByMessageId(capturePool),
       })
     : undefined;
   if (capture) stops.push(() => capture.close());
@@ -123,11 +121,11 @@ async function startAll(config: Config, logger: Logger, stops: Array<() => Promi
   const worker = await startWorkerProgram(config, db.url, logger, kek);
   stops.push(() => worker.stop());
   const material = await readTlsFiles(tls);
-  const api = await startApiProgram(config, db.url, logger, kek, material, capture ? inboxDir : undefined);
+  const api = await startApiProgram(config, db.url, logger, kek, material);
   stops.push(() => api.stop());
   const smtp = await startSmtpProgram(config, db.url, logger, material);
   stops.push(() => smtp.stop());
-  return { api, worker, smtp, capture, tls, inboxDir };
+  return { api, worker, smtp, capture, tls };
 }
 
 /** The configured key-encryption key, else the local one under the data directory (created once). */

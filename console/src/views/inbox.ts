@@ -31,7 +31,8 @@ async function download(ctx: ViewContext, path: string, filename: string): Promi
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
-/** The local run's captured mail, newest first, refreshed every two seconds as mail arrives. */
+/** The account's captured mail (sandbox keys and accounts; all of it in `mailroom run`), newest first,
+ * refreshed every two seconds as mail arrives. */
 export async function inboxView(ctx: ViewContext, outlet: HTMLElement): Promise<void> {
   const list = h("div", { id: "inbox-list", "aria-live": "polite" });
   let shown: string | null = null;
@@ -46,7 +47,8 @@ export async function inboxView(ctx: ViewContext, outlet: HTMLElement): Promise<
         ? h(
             "p",
             { class: "empty" },
-            "No mail captured yet. Mail that Mailroom delivers in this local run lands here.",
+            "No mail captured yet. Mail sent with a sandbox key or by a sandbox account lands here " +
+              "(in a local run, all mail does).",
           )
         : table(
             ["Subject", "To", "From", "Received", "Size"],
@@ -80,7 +82,8 @@ export async function inboxView(ctx: ViewContext, outlet: HTMLElement): Promise<
     h(
       "p",
       { class: "muted" },
-      "What this local run delivered, captured instead of sent. Nothing here left the machine.",
+      "Mail this account sent in sandbox mode (or a local run delivered), captured instead of sent. " +
+        "Nothing here left Mailroom.",
     ),
     list,
   );

@@ -4,3 +4,4 @@ export {
   accountColumns,
   toAccountRecord,
 } from "./record.ts";
+export { setAccountSandbox } from "./sandbox.ts";

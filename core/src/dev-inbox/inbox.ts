@@ -1,42 +1,18 @@
-import { readdir, readFile, rm, stat } from "node:fs/promises";
-import path from "node:path";
 import PostalMime, { type Address, type Email } from "postal-mime";
+import type { Queryable } from "../db/pool.ts";
+import { type CapturedFilter, deleteCaptured, findCaptured, listCaptured } from "../sandbox/store.ts";
 
 /**
- * The local run's captured mail: one `<id>.eml` file per message in one directory, written by the capture
- * SMTP server (`mailroom run`) and read by the API's dev-inbox routes, each with `<id>.owner` naming the
- * account whose email it was. Every read is scoped to one account, as the rest of the API (issue 26): a
- * message without an owner (one the capture could not attribute) is shown to nobody. This module owns the
- * directory's format: file names, owners, listing, parsing and deletion.
+ * The dev inbox (issue 30, ADR 0047): each account's captured mail (`sandbox_messages`, core/src/sandbox),
+ * parsed for reading. Every install has it: sandbox keys and accounts fill it through the worker's capture
+ * transport, `mailroom run` through its local SMTP capture. Every read is one account's (issue 26).
  */
-
-const ID = /^[0-9A-Za-z-]{1,80}$/;
-
-/** A fresh message id: sortable by arrival (ISO time, then a counter), safe as a file name and a URL segment. */
-export function newInboxMessageId(at: Date, counter: number): string {
-  return `${at.toISOString().replace(/[:.]/g, "-")}-${String(counter).padStart(4, "0")}`;
-}
-
-export function inboxMessageFile(dir: string, id: string): string {
-  return path.join(dir, `${id}.eml`);
-}
-
-/** The file naming the account a captured message belongs to (written before the message itself). */
-export function inboxOwnerFile(dir: string, id: string): string {
-  return path.join(dir, `${id}.owner`);
-}
-
-async function ownerOf(dir: string, id: string): Promise<string | undefined> {
-  try {
-    return (await readFile(inboxOwnerFile(dir, id), "utf8")).trim() || undefined;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
-}
 
 export interface InboxSummary {
   id: string;
+  emailId: string;
+  envelopeFrom: string;
+  recipients: string[];
   from: string;
   to: string[];
   subject: string;
@@ -58,70 +34,59 @@ function addresses(list: Address[] | undefined): string[] {
     .map((m) => (m.name ? `${m.name} <${m.address}>` : m.address));
 }
 
-async function parse(
-  dir: string,
-  account: string,
-  id: string,
-): Promise<{ email: Email; raw: Buffer; receivedAt: Date } | undefined> {
-  if (!ID.test(id) || (await ownerOf(dir, id)) !== account) return undefined;
-  const file = inboxMessageFile(dir, id);
-  try {
-    const [raw, info] = await Promise.all([readFile(file), stat(file)]);
-    return { email: await PostalMime.parse(raw), raw, receivedAt: info.mtime };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
+interface Parsed {
+  row: CapturedRow;
+  email: Email;
 }
 
-function summary(id: string, email: Email, raw: Buffer, receivedAt: Date): InboxSummary {
+type CapturedRow = NonNullable<Awaited<ReturnType<typeof findCaptured>>>;
+
+async function parse(row: CapturedRow): Promise<Parsed> {
+  return { row, email: await PostalMime.parse(row.raw) };
+}
+
+async function parseOne(db: Queryable, account: string, id: string): Promise<Parsed | undefined> {
+  const row = await findCaptured(db, account, id);
+  return row ? parse(row) : undefined;
+}
+
+function summary({ row, email }: Parsed): InboxSummary {
   return {
-    id,
+    id: row.id,
+    emailId: row.emailId,
+    envelopeFrom: row.envelopeFrom,
+    recipients: row.recipients,
     from: addresses(email.from ? [email.from] : undefined)[0] ?? "",
     to: addresses([...(email.to ?? []), ...(email.cc ?? [])]),
     subject: email.subject ?? "",
     date: email.date && !Number.isNaN(Date.parse(email.date)) ? new Date(email.date).toISOString() : null,
-    receivedAt: receivedAt.toISOString(),
-    size: raw.length,
+    receivedAt: row.receivedAt.toISOString(),
+    size: row.raw.length,
   };
 }
 
-async function messageIds(dir: string, account: string): Promise<string[]> {
-  const names = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") return [] as string[];
-    throw error;
-  });
-  const ids = names
-    .filter((n) => n.endsWith(".eml"))
-    .map((n) => n.slice(0, -4))
-    .filter((id) => ID.test(id));
-  const owners = await Promise.all(ids.map((id) => ownerOf(dir, id)));
-  return ids
-    .filter((_, i) => owners[i] === account)
-    .sort()
-    .reverse();
-}
-
-/** The account's newest `limit` messages, newest first. */
-export async function listInbox(dir: string, account: string, limit: number): Promise<InboxSummary[]> {
-  const ids = (await messageIds(dir, account)).slice(0, limit);
-  const parsed = await Promise.all(ids.map(async (id) => ({ id, found: await parse(dir, account, id) })));
-  return parsed.flatMap(({ id, found }) =>
-    found ? [summary(id, found.email, found.raw, found.receivedAt)] : [],
-  );
+/** The account's newest `limit` messages that match the filter, newest first. */
+export async function listInbox(
+  db: Queryable,
+  account: string,
+  limit: number,
+  filter: CapturedFilter = {},
+): Promise<InboxSummary[]> {
+  const rows = await listCaptured(db, account, filter, limit);
+  return Promise.all(rows.map(async (row) => summary(await parse(row))));
 }
 
 /** One of the account's messages, parsed; undefined when it has no such message (or the id names none). */
 export async function readInboxMessage(
-  dir: string,
+  db: Queryable,
   account: string,
   id: string,
 ): Promise<InboxMessage | undefined> {
-  const found = await parse(dir, account, id);
+  const found = await parseOne(db, account, id);
   if (!found) return undefined;
-  const { email, raw, receivedAt } = found;
+  const { email } = found;
   return {
-    ...summary(id, email, raw, receivedAt),
+    ...summary(found),
     html: email.html ?? null,
     text: email.text ?? null,
     headers: email.headers.map((h) => ({ name: h.originalKey, value: h.value })),
@@ -134,19 +99,19 @@ export async function readInboxMessage(
   };
 }
 
-/** The message exactly as it was received. */
-export async function readInboxRaw(dir: string, account: string, id: string): Promise<Buffer | undefined> {
-  return (await parse(dir, account, id))?.raw;
+/** The message exactly as it was captured (the signed bytes the worker would have sent). */
+export async function readInboxRaw(db: Queryable, account: string, id: string): Promise<Buffer | undefined> {
+  return (await findCaptured(db, account, id))?.raw;
 }
 
 /** One attachment's decoded bytes, name and type. */
 export async function readInboxAttachment(
-  dir: string,
+  db: Queryable,
   account: string,
   id: string,
   index: number,
 ): Promise<{ filename: string; contentType: string; content: Buffer } | undefined> {
-  const attachment = (await parse(dir, account, id))?.email.attachments[index];
+  const attachment = (await parseOne(db, account, id))?.email.attachments[index];
   if (!attachment) return undefined;
   const content =
     typeof attachment.content === "string"
@@ -159,14 +124,7 @@ export async function readInboxAttachment(
   };
 }
 
-/** Deletes every message of the account; answers how many. */
-export async function clearInbox(dir: string, account: string): Promise<number> {
-  const ids = await messageIds(dir, account);
-  await Promise.all(
-    ids.map(async (id) => {
-      await rm(inboxMessageFile(dir, id), { force: true });
-      await rm(inboxOwnerFile(dir, id), { force: true });
-    }),
-  );
-  return ids.length;
+/** Deletes the account's messages that match the filter (all, without one); answers how many. */
+export function clearInbox(db: Queryable, account: string, filter: CapturedFilter = {}): Promise<number> {
+  return deleteCaptured(db, account, filter);
 }

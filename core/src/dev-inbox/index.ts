@@ -1,10 +1,2 @@
-export {
-  clearInbox,
-  inboxMessageFile,
-  inboxOwnerFile,
-  listInbox,
-  newInboxMessageId,
-  readInboxAttachment,
-  readInboxMessage,
-  readInboxRaw,
-} from "./inbox.ts";
+export { clearInbox, readInboxAttachment, readInboxMessage, readInboxRaw } from "./inbox.ts";
+export { waitForInbox } from "./wait.ts";

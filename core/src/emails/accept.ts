@@ -14,6 +14,8 @@ export interface AcceptRequest extends AcceptItem {
   source?: EmailSource | undefined;
   /** Mailbox simulator mail (`emails.simulated`, core/src/simulator): left out of reputation figures. */
   simulated?: boolean | undefined;
+  /** Captured, never delivered: decided by `capturesMail` (core/src/sandbox) from the key and account. */
+  sandbox?: boolean | undefined;
 }
 
 export interface AcceptOptions {
@@ -31,33 +33,36 @@ interface Claim {
 /** The statement's input rows: one per item, `n` its index. Carried as one jsonb parameter. */
 function inputRows(items: readonly AcceptRequest[], ids: readonly string[]): string {
   return JSON.stringify(
-    items.map(({ draft, account, apiKeyId, trace, source, simulated, idempotencyKey, bodySha256 }, n) => ({
-      id: ids[n],
-      account,
-      api_key_id: apiKeyId,
-      from_header: draft.from,
-      from_address: draft.fromAddress,
-      to_addresses: draft.to,
-      cc_addresses: draft.cc,
-      bcc_addresses: draft.bcc,
-      recipients: envelopeRecipients([...draft.to, ...draft.cc, ...draft.bcc]),
-      reply_to: draft.replyTo,
-      subject: draft.subject,
-      html: draft.html ?? null,
-      text: draft.text ?? null,
-      category: draft.category,
-      custom_headers: draft.headers,
-      tags: draft.tags,
-      scheduled_at: draft.scheduledAt?.toISOString() ?? null,
-      message_id: draft.messageId ?? null,
-      source: source ?? "api",
-      simulated: simulated ?? false,
-      trace: trace ?? null,
-      event_id: newId(),
-      idem_key: idempotencyKey ?? null,
-      idem_sha256: idempotencyKey ? (bodySha256 ?? Buffer.alloc(32)).toString("hex") : null,
-      n,
-    })),
+    items.map(
+      ({ draft, account, apiKeyId, trace, source, simulated, sandbox, idempotencyKey, bodySha256 }, n) => ({
+        id: ids[n],
+        account,
+        api_key_id: apiKeyId,
+        from_header: draft.from,
+        from_address: draft.fromAddress,
+        to_addresses: draft.to,
+        cc_addresses: draft.cc,
+        bcc_addresses: draft.bcc,
+        recipients: envelopeRecipients([...draft.to, ...draft.cc, ...draft.bcc]),
+        reply_to: draft.replyTo,
+        subject: draft.subject,
+        html: draft.html ?? null,
+        text: draft.text ?? null,
+        category: draft.category,
+        custom_headers: draft.headers,
+        tags: draft.tags,
+        scheduled_at: draft.scheduledAt?.toISOString() ?? null,
+        message_id: draft.messageId ?? null,
+        source: source ?? "api",
+        simulated: simulated ?? false,
+        sandbox: sandbox ?? false,
+        trace: trace ?? null,
+        event_id: newId(),
+        idem_key: idempotencyKey ?? null,
+        idem_sha256: idempotencyKey ? (bodySha256 ?? Buffer.alloc(32)).toString("hex") : null,
+        n,
+      }),
+    ),
   );
 }
 
@@ -80,7 +85,7 @@ function acceptSql(withAttachments: boolean, withRaw: boolean): string {
        select * from jsonb_to_recordset($2::jsonb) as r(id uuid, account text, api_key_id text,
          from_header text, from_address text, to_addresses text[], cc_addresses text[], bcc_addresses text[],
          recipients text[], reply_to text[], subject text, html text, text text, category text,
-         custom_headers jsonb, tags jsonb, scheduled_at timestamptz, message_id text, source text, simulated boolean, trace jsonb,
+         custom_headers jsonb, tags jsonb, scheduled_at timestamptz, message_id text, source text, simulated boolean, sandbox boolean, trace jsonb,
          event_id uuid, idem_key text, idem_sha256 text, n int)
      ), claimed as (
        insert into idempotency_keys (account, key, body_sha256, email_id)
@@ -91,11 +96,11 @@ function acceptSql(withAttachments: boolean, withRaw: boolean): string {
      ), e as (
        insert into emails (id, account, api_key_id, status, from_header, from_address, to_addresses,
                            cc_addresses, bcc_addresses, reply_to, subject, html, text, category, custom_headers,
-                           tags, scheduled_at, message_id_header, source, simulated, pending_recipients)
+                           tags, scheduled_at, message_id_header, source, simulated, sandbox, pending_recipients)
        select id, account, api_key_id, case when scheduled_at is null then 'queued' else 'scheduled' end,
               from_header, from_address, to_addresses, cc_addresses, bcc_addresses, reply_to, subject, html,
               text, category, custom_headers, tags, scheduled_at,
-              coalesce(message_id, '<' || id || '@' || $1 || '>'), source, simulated, recipients
+              coalesce(message_id, '<' || id || '@' || $1 || '>'), source, simulated, sandbox, recipients
        from r where idem_key is null or id in (select email_id from claimed)
        order by n
        returning id, status

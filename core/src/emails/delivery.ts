@@ -13,6 +13,8 @@ export type Claimed =
       /** Per-recipient results of earlier attempts, merged with this attempt's when it is recorded. */
       recipientResults: Record<string, unknown>;
       hasAttachments: boolean;
+      /** Decided at accept (`emails.sandbox`): the capture transport takes it, nothing leaves. */
+      sandbox: boolean;
     }
   | { outcome: "skip"; status: string }
   | { outcome: "failed"; reason: "api_key_revoked" | "api_key_expired" | "suppressed" };
@@ -24,6 +26,7 @@ type ClaimRow = Partial<EmailRow> & {
   has_attachments: boolean;
   pending_recipients: string[] | null;
   recipient_results: Record<string, unknown> | null;
+  sandbox?: boolean;
 };
 
 function toClaimed(row: ClaimRow): Claimed {
@@ -35,6 +38,7 @@ function toClaimed(row: ClaimRow): Claimed {
     recipients: row.pending_recipients ?? [],
     recipientResults: row.recipient_results ?? {},
     hasAttachments: row.has_attachments,
+    sandbox: row.sandbox === true,
   };
 }
 

@@ -5,7 +5,7 @@ export { getEmailDetail } from "./detail.ts";
 export { MAX_HEADER_VALUE_LENGTH, MAX_RECIPIENTS } from "./limits.ts";
 export { normalizeEmailFilter } from "./filter.ts";
 export { cancelEmail, listEmails, rescheduleEmail } from "./log.ts";
-export { findSendingEmailAccount, loadAttachments, loadRawMessage, purgeIdempotencyKeys } from "./queries.ts";
+export { findSendingEmail, loadAttachments, loadRawMessage, purgeIdempotencyKeys } from "./queries.ts";
 export { purgeExpiredEmails } from "./retention.ts";
 export { MAX_SUBJECT_LENGTH, validateScheduledAt } from "./send-request.ts";
 export { normalizeSubmittedMessage } from "./submitted-message.ts";

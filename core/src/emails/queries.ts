@@ -77,17 +77,17 @@ export async function purgeIdempotencyKeys(db: Queryable, retentionHours: number
 }
 
 /**
- * The account of the email being handed over (status `sending`) under a Message-ID header, for the local
+ * The email being handed over (status `sending`) under a Message-ID header, for the local
  * capture server, which sees only the message; undefined when none is, or when emails of more than one account
  * share it (a Message-ID a submission client chose), so a captured message is never shown to the wrong one.
  */
-export async function findSendingEmailAccount(
+export async function findSendingEmail(
   db: Queryable,
   messageIdHeader: string,
-): Promise<string | undefined> {
-  const { rows } = await db.query<{ account: string }>(
-    `select distinct account from emails where message_id_header = $1 and status = 'sending' limit 2`,
+): Promise<{ id: string; account: string; subject: string } | undefined> {
+  const { rows } = await db.query<{ id: string; account: string; subject: string }>(
+    `select id, account, subject from emails where message_id_header = $1 and status = 'sending' limit 2`,
     [messageIdHeader],
   );
-  return rows.length === 1 ? rows[0]?.account : undefined;
+  return rows.length === 1 ? rows[0] : undefined;
 }

@@ -6,10 +6,17 @@ import {
 } from "../accounts/index.ts";
 import type { PoolClient, Queryable } from "../db/pool.ts";
 import { generateKey } from "./format.ts";
-import { type ApiKeyRecord, type ExpiryChoice, expiryDate, type KeyManager, type Scope } from "./types.ts";
+import {
+  type ApiKeyRecord,
+  type ExpiryChoice,
+  expiryDate,
+  type KeyManager,
+  type KeyMode,
+  type Scope,
+} from "./types.ts";
 
 const COLUMNS = `key_id, account, name, scopes, managed_by, created_at, expires_at, revoked_at, last_used_at,
-  rate_limit_per_second`;
+  rate_limit_per_second, mode`;
 
 // The same columns where a statement joins `accounts`, whose column names overlap.
 const JOINED_COLUMNS = COLUMNS.split(",")
@@ -27,6 +34,7 @@ interface KeyRow {
   revoked_at: Date | null;
   last_used_at: Date | null;
   rate_limit_per_second: number | null;
+  mode: KeyMode;
 }
 
 function toRecord(row: KeyRow): ApiKeyRecord {
@@ -41,6 +49,7 @@ function toRecord(row: KeyRow): ApiKeyRecord {
     revokedAt: row.revoked_at,
     lastUsedAt: row.last_used_at,
     rateLimitPerSecond: row.rate_limit_per_second,
+    mode: row.mode,
   };
 }
 
@@ -51,6 +60,8 @@ export interface CreateKeyInput {
   name?: string | undefined;
   managedBy?: KeyManager;
   rateLimitPerSecond?: number | undefined;
+  /** Default `live`. */
+  mode?: KeyMode | undefined;
   now?: Date;
 }
 
@@ -63,8 +74,8 @@ export async function createKey(
   const now = input.now ?? new Date();
   const { rows } = await db.query<KeyRow>(
     `insert into api_keys (key_id, account, name, secret_sha256, scopes, managed_by, created_at, expires_at,
-                           rate_limit_per_second)
-     values ($1, mailroom_ensure_account($2), $3, $4, $5, $6, $7, $8, $9)
+                           rate_limit_per_second, mode)
+     values ($1, mailroom_ensure_account($2), $3, $4, $5, $6, $7, $8, $9, $10)
      returning ${COLUMNS}`,
     [
       generated.keyId,
@@ -76,6 +87,7 @@ export async function createKey(
       now,
       expiryDate(input.expires, now),
       input.rateLimitPerSecond ?? null,
+      input.mode ?? "live",
     ],
   );
   const row = rows[0];
@@ -117,13 +129,16 @@ export async function findKeyBySecret(
   db: Queryable,
   keyId: string,
   presentedSha256: Buffer,
-): Promise<{ key: ApiKeyRecord; secretSha256: Buffer } | undefined> {
-  const { rows } = await db.query<KeyRow & { secret_sha256: Buffer }>(
-    `select ${COLUMNS}, secret_sha256 from api_keys where key_id = $1 and secret_sha256 = $2`,
+): Promise<{ key: ApiKeyRecord; account: AccountRecord; secretSha256: Buffer } | undefined> {
+  const { rows } = await db.query<KeyRow & AccountColumns & { secret_sha256: Buffer }>(
+    `select ${JOINED_COLUMNS}, secret_sha256, ${accountColumns("a")}
+     from api_keys join accounts a using (account) where key_id = $1 and secret_sha256 = $2`,
     [keyId, presentedSha256],
   );
   const row = rows[0];
-  return row ? { key: toRecord(row), secretSha256: row.secret_sha256 } : undefined;
+  return row
+    ? { key: toRecord(row), account: toAccountRecord(row), secretSha256: row.secret_sha256 }
+    : undefined;
 }
 
 /** One request to authenticate: the key id it names, the SHA-256 of the secret it presented, and its time. */

@@ -5,6 +5,10 @@ export const EXPIRY_CHOICES = ["30d", "90d", "365d", "never"] as const;
 export type ExpiryChoice = (typeof EXPIRY_CHOICES)[number];
 
 export type KeyState = "active" | "revoked" | "expired";
+
+/** A `sandbox` key's mail is captured into its account's inbox, never delivered (issue 30, ADR 0047). */
+export const KEY_MODES = ["live", "sandbox"] as const;
+export type KeyMode = (typeof KEY_MODES)[number];
 export type KeyManager = "cli" | "api" | "operator";
 
 /** What Mailroom stores about a key: never the secret. */
@@ -20,6 +24,8 @@ export interface ApiKeyRecord {
   lastUsedAt: Date | null;
   /** Requests per second for this key; null uses the configured per-key limit. */
   rateLimitPerSecond: number | null;
+  /** `sandbox`: what it sends is captured, not delivered (`core/src/sandbox/`). */
+  mode: KeyMode;
 }
 
 export function isScope(value: string): value is Scope {

@@ -30,6 +30,8 @@ export interface SendContext {
   trace?: Record<string, string> | undefined;
   now: Date;
   source?: EmailSource | undefined;
+  /** The key's and account's sandbox decision (`capturesMail`, core/src/sandbox), kept on every email. */
+  sandbox: boolean;
 }
 
 /** A batch item as the caller's schema validation left it: a body, or the error that refused it. */
@@ -82,6 +84,7 @@ export function createEmailSender(deps: SendDeps): EmailSender {
     trace: context.trace,
     source: context.source,
     simulated: await prepareSimulatorSend(deps.pool, context.account, item.draft, deps.simulatorDomain),
+    sandbox: context.sandbox,
   });
 
   /** Renders the named template (so the log shows exactly what is sent), then validates the whole request. */

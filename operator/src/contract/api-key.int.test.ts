@@ -81,6 +81,7 @@ describe("ApiKey controller", () => {
       account: h.namespace,
       scopes: ["send", "templates"],
       managedBy: "operator",
+      mode: "live",
     });
     expect(Date.parse(key.status?.expiresAt ?? "") - Date.now()).toBeGreaterThan(29 * 86_400_000);
     expect(key.metadata.finalizers).toContain(FINALIZER);
@@ -89,6 +90,15 @@ describe("ApiKey controller", () => {
     expect(h.logs.join("\n")).not.toContain("mrk_");
     const events = await h.kube.events.list(h.namespace);
     expect(events.items.map((e) => `${e.involvedObject.name} ${e.reason}`)).toContain(`${name} Created`);
+  });
+
+  it("issues a sandbox key for spec.mode: sandbox (issue 30), whose mail is captured", async () => {
+    h.startOperator();
+    const name = h.name("sbx");
+    await keys().create(h.namespace, apiKey(name, { mode: "sandbox" }));
+    const key = await readyKey(name);
+    const stored = await findKeyForAuth(h.db.pool, key.status?.keyId ?? "");
+    expect(stored?.key.mode).toBe("sandbox");
   });
 
   it("follows a spec change with observedGeneration and keeps the same key", async () => {

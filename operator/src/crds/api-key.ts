@@ -13,6 +13,8 @@ import type { FromSchema, SchemaProps } from "./schema-types.ts";
 
 /** The scopes of spec/interface-spec.md's scope table. */
 export const API_KEY_SCOPES = ["send", "domains", "templates", "webhooks"] as const;
+/** `sandbox`: the key's mail is captured into its namespace's inbox, never delivered (issue 30, ADR 0047). */
+export const API_KEY_MODES = ["live", "sandbox"] as const;
 /** Key lifetimes; fixed at creation (DESIGN.md §3). */
 export const API_KEY_EXPIRIES = ["30d", "90d", "365d", "never"] as const;
 
@@ -35,6 +37,15 @@ const spec = {
       enum: API_KEY_EXPIRIES,
       default: "never",
       "x-kubernetes-validations": [{ rule: "self == oldSelf", message: "expiresIn is immutable" }],
+    },
+    mode: {
+      type: "string",
+      description:
+        "live: mail is delivered. sandbox: mail is accepted, signed, logged and evented as in production, " +
+        "then captured into the namespace's inbox (GET /v1/dev-inbox/messages) instead of leaving. Immutable.",
+      enum: API_KEY_MODES,
+      default: "live",
+      "x-kubernetes-validations": [{ rule: "self == oldSelf", message: "mode is immutable" }],
     },
     secretName: {
       ...secretNameSchema,

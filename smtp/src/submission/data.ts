@@ -1,6 +1,7 @@
 import { normalizeSubmittedMessage } from "@mailroom/core/emails";
 import { isMailroomError, MailroomError } from "@mailroom/core/errors";
-import { authenticateKey } from "@mailroom/core/keys";
+import { authenticateKeyWithAccount } from "@mailroom/core/keys";
+import { capturesMail } from "@mailroom/core/sandbox";
 import type { EmailSender } from "@mailroom/core/sending";
 import type { SMTPServerDataStream, SMTPServerSession } from "smtp-server";
 import type { SmtpDeps } from "../deps.ts";
@@ -54,9 +55,15 @@ function replyFor(error: unknown, deps: SmtpDeps): Error {
  * refusal instead of a 250 for an email the worker would then fail. (A revoke that commits after this check
  * and before the accept still fails the email in the worker's claim, as for an API send.)
  */
-async function recheckKey(deps: SmtpDeps, user: SubmissionUser): Promise<void> {
+/** The key again at the final dot; answers whether the message is captured (the key's or account's sandbox). */
+async function recheckKey(deps: SmtpDeps, user: SubmissionUser): Promise<boolean> {
   try {
-    await authenticateKey(deps.pool, `Bearer ${user.key}`, (deps.now ?? (() => new Date()))());
+    const { key, account } = await authenticateKeyWithAccount(
+      deps.pool,
+      `Bearer ${user.key}`,
+      (deps.now ?? (() => new Date()))(),
+    );
+    return capturesMail(key, account);
   } catch (error) {
     if (!isMailroomError(error)) throw replyFor(error, deps);
     throw refusal(530, "5.7.0", `Authentication required: ${error.message} Log in with an active key.`);
@@ -81,7 +88,7 @@ export async function acceptSubmission(
   const { message, tooBig } = await readMessage(stream, check, limit);
   if (tooBig) throw refusal(552, "5.3.4", `Message too big: at most ${limit} bytes`);
   if (check.problem) throw refusal(554, "5.6.0", check.problem);
-  await recheckKey(deps, user);
+  const sandbox = await recheckKey(deps, user);
   let result: Awaited<ReturnType<EmailSender["sendItem"]>>;
   try {
     const item = normalizeSubmittedMessage({
@@ -90,7 +97,7 @@ export async function acceptSubmission(
       message,
     });
     result = await sender.sendItem(
-      { account: user.account, apiKeyId: user.keyId, now: new Date(), source: "smtp" },
+      { account: user.account, apiKeyId: user.keyId, now: new Date(), source: "smtp", sandbox },
       item,
     );
   } catch (error) {

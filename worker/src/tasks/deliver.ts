@@ -5,6 +5,7 @@ import { injectTraceContext, withChildSpan, withSpanFromCarrier } from "@mailroo
 import type { Task } from "graphile-worker";
 import { composeEmail, eightBitOf, toSevenBit } from "../compose/index.ts";
 import type { WorkerDeps } from "../deps.ts";
+import { createCaptureTransport } from "../transports/capture/index.ts";
 import { withSimulator } from "../transports/simulator/index.ts";
 import type { OutboundMessage } from "../transports/types.ts";
 import "./types.ts";
@@ -19,9 +20,11 @@ import "./types.ts";
 export function makeDeliverTask(deps: WorkerDeps): Task<"deliver"> {
   // Concurrent deliveries share their claim and record statements.
   const store = createDeliveryStore(deps.pool);
-  const transport = deps.config.delivery.mode;
-  // Simulator recipients are answered before any transport sees them (ADR 0049).
-  const mailer = withSimulator(deps.transport, { pool: deps.pool, ...deps.config.simulator });
+  const mode = deps.config.delivery.mode;
+  const capture = createCaptureTransport(deps.pool);
+  // Simulator recipients are answered before any transport sees them (ADR 0049), sandbox mail's too.
+  const simulator = { pool: deps.pool, ...deps.config.simulator };
+  const live = withSimulator(deps.transport, simulator);
   return async (payload, helpers) => {
     await withSpanFromCarrier(
       "deliver",
@@ -36,11 +39,14 @@ export function makeDeliverTask(deps: WorkerDeps): Task<"deliver"> {
             claimed.outcome === "failed" ? claimed.reason : claimed.status,
           );
           if (claimed.outcome === "failed")
-            deps.metrics.deliveryOutcomes.inc({ outcome: "failed", reason: claimed.reason, transport });
+            deps.metrics.deliveryOutcomes.inc({ outcome: "failed", reason: claimed.reason, transport: mode });
           helpers.logger.debug(`email ${payload.emailId} not sent: ${JSON.stringify(claimed)}`);
           return;
         }
         const { email, recipients } = claimed;
+        // The one choice of transport (ADR 0047): a sandbox email, as decided at accept, is captured.
+        const transport = claimed.sandbox ? "capture" : mode;
+        const mailer = claimed.sandbox ? withSimulator(capture.for(email), simulator) : live;
         const stopTimer = deps.metrics.deliveryDuration.startTimer({ transport });
         const raw = await composeEmail(deps.pool, email, claimed.hasAttachments);
         const sign = (bytes: Buffer) =>

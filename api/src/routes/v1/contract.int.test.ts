@@ -1,8 +1,6 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { loadConfig } from "@mailroom/core/config";
 import { createKey, revokeKey, SCOPES, type Scope } from "@mailroom/core/keys";
+import { captureMessage } from "@mailroom/core/sandbox";
 import { createApiMetrics, createLogger } from "@mailroom/core/telemetry";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -30,7 +28,6 @@ interface Operation {
 
 let db: TestDatabase;
 let app: FastifyInstance;
-let inbox: string;
 let operations: Operation[];
 /** Path parameter values naming the victim account's resources, by the path they appear in. */
 const victim: Record<string, Record<string, string>> = {};
@@ -64,6 +61,7 @@ const BODIES: Record<string, object> = {
   addSuppression: { address: "x@example.test" },
   createWebhook: { url: "http://127.0.0.1:9/hook" },
   updateWebhook: { enabled: false },
+  putDevInboxChaos: { rules: [] },
 };
 
 /** The operation's URL with its path parameters filled from the victim's resources. */
@@ -99,7 +97,6 @@ async function snapshot(): Promise<Record<string, string>> {
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  inbox = await mkdtemp(path.join(os.tmpdir(), "mailroom-contract-inbox-"));
   app = buildApp({
     config: loadConfig({
       MAILROOM_ALLOW_UNVERIFIED_FROM: "true",
@@ -109,7 +106,6 @@ beforeAll(async () => {
     logger: createLogger({ level: "silent", name: "contract" }),
     metrics: createApiMetrics(),
     kek: TEST_KEK,
-    devInboxDir: inbox,
   });
   await app.ready();
 
@@ -178,15 +174,24 @@ beforeAll(async () => {
     id: String(endpoint.id),
     deliveryId: "0190a4c2-7a8b-7c00-8000-000000000001",
   };
-  // Issue 26 scopes the dev inbox to accounts; until then it is the installation's, with no other account's
-  // message to ask for: an unknown one stands in.
-  victim["/v1/dev-inbox/messages/{id}"] = { id: "0190a4c2-unknown", index: "0" };
+  // The victim's captured message (issue 30: every install's dev inbox is per account), with an attachment.
+  const captured = await captureMessage(db.pool, {
+    emailId: String(email.messageId),
+    account: "victim",
+    envelopeFrom: "v@victim.test",
+    recipients: ["r@example.test"],
+    subject: "s",
+    raw: Buffer.from(
+      'Subject: s\r\nContent-Type: multipart/mixed; boundary="b"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nt\r\n' +
+        '--b\r\nContent-Type: text/plain\r\nContent-Disposition: attachment; filename="a.txt"\r\n\r\nx\r\n--b--\r\n',
+    ),
+  });
+  victim["/v1/dev-inbox/messages/{id}"] = { id: captured, index: "0" };
 });
 
 afterAll(async () => {
   await app.close();
   await db.drop();
-  await rm(inbox, { recursive: true, force: true });
 });
 
 describe("the route contract, over every operation of the served document", () => {

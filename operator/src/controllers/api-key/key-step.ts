@@ -35,6 +35,7 @@ async function issueKey(ctx: ReconcileContext, key: ApiKey): Promise<ApiKeyRecor
       account: ref.namespace,
       scopes: key.spec.scopes,
       expires: key.spec.expiresIn ?? "never",
+      mode: key.spec.mode ?? "live",
       name: `${ref.namespace}/${ref.name}`,
       managedBy: "operator",
       now: ctx.now(),

@@ -1,15 +1,18 @@
 import {
   clearInbox,
-  listInbox,
   readInboxAttachment,
   readInboxMessage,
   readInboxRaw,
+  waitForInbox,
 } from "@mailroom/core/dev-inbox";
 import { MailroomError } from "@mailroom/core/errors";
 import type { FastifyInstance } from "fastify";
+import type { ApiDeps } from "../../../deps.ts";
 import { type ApiTypeProvider, errorResponses as errors, noContentResponses } from "../../../schemas.ts";
+import { chaosRoutes } from "./chaos.ts";
 import {
   attachmentParamsSchema,
+  filterQuerySchema,
   inboxListSchema,
   inboxMessageSchema,
   listQuerySchema,
@@ -19,10 +22,14 @@ import {
 const notFound = (id: string) => new MailroomError("not_found", `No captured message ${id}.`);
 
 /**
- * /v1/dev-inbox (scope `send`): the mail a local run captured instead of delivering, for the console's dev
- * inbox, each key seeing its own account's mail only (issue 26). Registered only by `mailroom run` (`devInboxDir`); anywhere else the routes do not exist (404).
+ * /v1/dev-inbox (scope `send`): each account's captured mail (sandbox keys and accounts in every install,
+ * everything in `mailroom run`), for the console's inbox and for the CI of users' apps: each key sees its
+ * own account's mail only (issue 26, issue 30). Reads run on the primary, where the capture commits, so a
+ * wait sees a message as soon as it is captured.
  */
-export function devInboxRoutes(parent: FastifyInstance, dir: string): void {
+export function devInboxRoutes(parent: FastifyInstance, deps: ApiDeps): void {
+  const db = deps.pool;
+  chaosRoutes(parent, deps);
   const app = parent.withTypeProvider<ApiTypeProvider>();
   const config = { scope: "send" as const };
 
@@ -31,14 +38,29 @@ export function devInboxRoutes(parent: FastifyInstance, dir: string): void {
     {
       config,
       schema: {
-        summary: "List captured messages, newest first (local runs only)",
+        summary:
+          "List the account's captured messages, newest first; with `wait`, answer as soon as one matches",
+        description:
+          "Filters: `to` (an envelope recipient, any case) and `subject` (contains, any case). With `wait` " +
+          "(seconds, at most 30) the call is a long poll: it answers as soon as at least one message matches, " +
+          "else with an empty list when the time is up.",
         querystring: listQuerySchema,
         response: { 200: inboxListSchema, ...errors },
       },
     },
-    async (request) => ({
-      data: await listInbox(dir, request.apiKey.account, request.query.limit ?? 50),
-    }),
+    async (request) => {
+      const { limit, wait, to, subject } = request.query;
+      const closed = new AbortController();
+      request.raw.once("close", () => closed.abort());
+      return {
+        data: await waitForInbox(db, request.apiKey.account, {
+          filter: { to, subject },
+          limit: limit ?? 50,
+          waitSeconds: wait ?? 0,
+          signal: closed.signal,
+        }),
+      };
+    },
   );
 
   app.get(
@@ -46,13 +68,13 @@ export function devInboxRoutes(parent: FastifyInstance, dir: string): void {
     {
       config,
       schema: {
-        summary: "Read one captured message: headers, HTML, text, attachments (local runs only)",
+        summary: "Read one captured message: headers, HTML, text, attachments",
         params: messageParamsSchema,
         response: { 200: inboxMessageSchema, ...errors },
       },
     },
     async (request) => {
-      const message = await readInboxMessage(dir, request.apiKey.account, request.params.id);
+      const message = await readInboxMessage(db, request.apiKey.account, request.params.id);
       if (!message) throw notFound(request.params.id);
       return message;
     },
@@ -64,13 +86,13 @@ export function devInboxRoutes(parent: FastifyInstance, dir: string): void {
     {
       config,
       schema: {
-        summary: "The captured message exactly as received, as message/rfc822 (local runs only)",
+        summary: "The captured message exactly as received, as message/rfc822 ",
         params: messageParamsSchema,
         response: errors,
       },
     },
     async (request, reply) => {
-      const raw = await readInboxRaw(dir, request.apiKey.account, request.params.id);
+      const raw = await readInboxRaw(db, request.apiKey.account, request.params.id);
       if (!raw) throw notFound(request.params.id);
       return reply
         .type("message/rfc822")
@@ -85,14 +107,14 @@ export function devInboxRoutes(parent: FastifyInstance, dir: string): void {
     {
       config,
       schema: {
-        summary: "Download one attachment of a captured message (local runs only)",
+        summary: "Download one attachment of a captured message ",
         params: attachmentParamsSchema,
         response: errors,
       },
     },
     async (request, reply) => {
       const { id, index } = request.params;
-      const attachment = await readInboxAttachment(dir, request.apiKey.account, id, Number(index));
+      const attachment = await readInboxAttachment(db, request.apiKey.account, id, Number(index));
       if (!attachment)
         throw new MailroomError("not_found", `No attachment ${index} in captured message ${id}.`);
       // Always a download, never rendered on this origin, whatever type the sender claimed.
@@ -111,10 +133,14 @@ export function devInboxRoutes(parent: FastifyInstance, dir: string): void {
     "/v1/dev-inbox/messages",
     {
       config,
-      schema: { summary: "Delete every captured message (local runs only)", response: noContentResponses },
+      schema: {
+        summary: "Delete the account's captured messages: those matching `to` and `subject`, or all",
+        querystring: filterQuerySchema,
+        response: noContentResponses,
+      },
     },
     async (request, reply) => {
-      const deleted = await clearInbox(dir, request.apiKey.account);
+      const deleted = await clearInbox(db, request.apiKey.account, request.query);
       request.log.info({ deleted }, "dev inbox cleared");
       return reply.code(204).send(null);
     },

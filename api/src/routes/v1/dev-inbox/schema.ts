@@ -2,7 +2,14 @@
 import { pageLimitSchema, timestamp } from "../../../schemas.ts";
 
 const summaryProperties = {
-  id: { type: "string", description: "The message's id in the inbox (its file name without `.eml`)" },
+  id: { type: "string", description: "The captured message's id" },
+  emailId: { type: "string", format: "uuid", description: "The email (log entry) it was captured from" },
+  envelopeFrom: { type: "string", description: "The SMTP envelope sender (MAIL FROM) it would have had" },
+  recipients: {
+    type: "array",
+    items: { type: "string" },
+    description: "The SMTP envelope recipients (RCPT TO) it would have had, Bcc included",
+  },
   from: { type: "string" },
   to: { type: "array", items: { type: "string" }, description: "To and Cc, as the headers name them" },
   subject: { type: "string" },
@@ -14,7 +21,18 @@ const summaryProperties = {
 const inboxSummarySchema = {
   type: "object",
   additionalProperties: false,
-  required: ["id", "from", "to", "subject", "date", "receivedAt", "size"],
+  required: [
+    "id",
+    "emailId",
+    "envelopeFrom",
+    "recipients",
+    "from",
+    "to",
+    "subject",
+    "date",
+    "receivedAt",
+    "size",
+  ],
   properties: summaryProperties,
 } as const;
 
@@ -59,10 +77,35 @@ export const inboxMessageSchema = {
   },
 } as const;
 
+const filterProperties = {
+  to: { type: "string", minLength: 1, maxLength: 320, description: "An envelope recipient (any case)" },
+  subject: {
+    type: "string",
+    minLength: 1,
+    maxLength: 998,
+    description: "Text the subject contains (any case)",
+  },
+} as const;
+
+export const filterQuerySchema = {
+  type: "object",
+  additionalProperties: false,
+  properties: filterProperties,
+} as const;
+
 export const listQuerySchema = {
   type: "object",
   additionalProperties: false,
-  properties: { limit: pageLimitSchema(50) },
+  properties: {
+    ...filterProperties,
+    limit: pageLimitSchema(50),
+    wait: {
+      type: "integer",
+      minimum: 0,
+      maximum: 30,
+      description: "Seconds to wait for a match (long poll), 0 to 30 (default 0: answer at once)",
+    },
+  },
 } as const;
 
 const id = {

@@ -1,4 +1,5 @@
 import { MailroomError } from "@mailroom/core/errors";
+import { capturesMail } from "@mailroom/core/sandbox";
 import { createEmailSender, type SendContext } from "@mailroom/core/sending";
 import { injectTraceContext, withChildSpan } from "@mailroom/core/telemetry";
 import type { Span } from "@opentelemetry/api";
@@ -23,6 +24,7 @@ const contextOf = (request: FastifyRequest, accept: Span): SendContext => ({
   trace: injectTraceContext(accept),
   now: new Date(),
   source: "api",
+  sandbox: capturesMail(request.apiKey, request.account),
 });
 
 /**
