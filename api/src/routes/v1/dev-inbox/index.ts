@@ -80,7 +80,12 @@ export function devInboxRoutes(parent: FastifyInstance, deps: ApiDeps): void {
     },
   );
 
-  // The raw message and attachments are bytes, not JSON: their routes are typed by hand, not by a schema.
+  // The raw message and attachments are bytes, not JSON: their routes are typed by hand, and their 200 is
+  // documented as binary content (Fastify sends a Buffer as is, without the serializer).
+  const bytes = (description: string, type: string) => ({
+    description,
+    content: { [type]: { schema: { type: "string", format: "binary" } } },
+  });
   parent.get<{ Params: { id: string } }>(
     "/v1/dev-inbox/messages/:id/raw",
     {
@@ -88,7 +93,7 @@ export function devInboxRoutes(parent: FastifyInstance, deps: ApiDeps): void {
       schema: {
         summary: "The captured message exactly as received, as message/rfc822 ",
         params: messageParamsSchema,
-        response: errors,
+        response: { 200: bytes("The message as captured", "message/rfc822"), ...errors },
       },
     },
     async (request, reply) => {
@@ -109,7 +114,7 @@ export function devInboxRoutes(parent: FastifyInstance, deps: ApiDeps): void {
       schema: {
         summary: "Download one attachment of a captured message ",
         params: attachmentParamsSchema,
-        response: errors,
+        response: { 200: bytes("The attachment's bytes", "application/octet-stream"), ...errors },
       },
     },
     async (request, reply) => {
