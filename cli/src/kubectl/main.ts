@@ -6,7 +6,9 @@
 import { KubeConfig } from "@kubernetes/client-node";
 import { createKube } from "@mailroom/operator";
 import { Command } from "commander";
+import { type ApiOptions, apiTarget } from "./mailroom-api.ts";
 import { printRecords } from "./records.ts";
+import { testSend, trace } from "./send-trace.ts";
 import { printStatus } from "./status.ts";
 
 export interface KubeOptions {
@@ -56,6 +58,52 @@ withKubeOptions(
     .description("the DNS records to publish for a SendingDomain's domain, each with its verification"),
 ).action(async (domain: string, options: KubeOptions) => {
   process.exitCode = await printRecords(connect(options), domain, process.stdout);
+});
+
+function withApiOptions(command: Command): Command {
+  return withKubeOptions(command)
+    .requiredOption(
+      "--url <url>",
+      "the Mailroom API, e.g. https://localhost:8443 after `kubectl port-forward svc/<release>-mailroom-api 8443:443`",
+    )
+    .requiredOption(
+      "--key-secret <name>",
+      "the Secret of an ApiKey (key apiKey) in the namespace, e.g. first-key-api-key",
+    )
+    .option(
+      "--ca-file <file>",
+      "CA of the API's certificate (the chart's <fullname>-ca ConfigMap, or your Secret's ca.crt)",
+    )
+    .option(
+      "--tls-server-name <name>",
+      "name to check the certificate against, e.g. <release>-mailroom-api.<namespace>.svc",
+    );
+}
+
+type ApiCommandOptions = KubeOptions & ApiOptions;
+
+async function targetOf(options: ApiCommandOptions) {
+  const { kube, namespace } = connect({ ...options, allNamespaces: false });
+  return apiTarget(kube, namespace ?? "default", options);
+}
+
+withApiOptions(
+  program
+    .command("test-send")
+    .description("send one test email through the API with an ApiKey's key; prints its messageId")
+    .requiredOption("--from <address>", "sender, on a verified SendingDomain of the namespace")
+    .requiredOption("--to <address>", "recipient")
+    .option("--subject <text>", "subject", "Mailroom test (kubectl mailroom)"),
+).action(async (options: ApiCommandOptions & { from: string; to: string; subject: string }) => {
+  process.exitCode = await testSend(await targetOf(options), options, process.stdout);
+});
+
+withApiOptions(
+  program
+    .command("trace <messageId>")
+    .description("one email's state and timeline: accepted, attempts, delivery"),
+).action(async (messageId: string, options: ApiCommandOptions) => {
+  process.exitCode = await trace(await targetOf(options), messageId, process.stdout);
 });
 
 try {
