@@ -61,7 +61,9 @@ WORKDIR /app
 COPY --from=build --chown=root:root /app /app
 # Everything a program might write goes under /tmp (an emptyDir in the chart); the root filesystem can be
 # mounted read-only. Inside a container, listen on every interface.
+# cli/bin on PATH: `kubectl-mailroom` (the kubectl plugin) is found by kubectl in a debug container or a shell.
 ENV NODE_ENV=production \
+    PATH=/app/cli/bin:$PATH \
     NODE_COMPILE_CACHE=/app/.compile-cache \
     HOME=/tmp \
     MAILROOM_DATA_DIR=/tmp/mailroom \

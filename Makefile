@@ -41,6 +41,7 @@ test-upgrade: $(STAMP) ## Rolling upgrade from the previous release (built once 
 test-kubernetes: $(STAMP) ## Operator contract suite and chart on a real kube-apiserver, etcd, kube-controller-manager (built once from Go modules)
 	@test/kubernetes/build/build.sh >/dev/null
 	@test/kubernetes/build/third-party-crds.sh >/dev/null
+	@test/kubernetes/kstatus/build.sh >/dev/null
 	$(NPM) exec --no -- vitest run -c test/kubernetes/vitest.config.ts
 
 bench: $(STAMP) ## Benchmarks against same-run baselines; writes BENCHMARKS.md (takes a few minutes)

@@ -124,7 +124,7 @@ k rollout status deployment/mailpit --timeout=180s
 step "helm install"
 "${HELM}" upgrade --install mailroom charts/mailroom --kube-context "kind-${CLUSTER}" -n "${NAMESPACE}" \
   --set image.repository="${IMAGE%:*}" --set image.tag="${IMAGE##*:}" --set image.pullPolicy=Never \
-  --set smtp.url=smtp://mailpit:1025 --set config.allowUnverifiedFrom=true \
+  --set smtp.url=smtp://mailpit:1025 --set config.allowUnverifiedFrom=true --set tls.mode=generated \
   --set api.replicas=1 --set worker.replicas=1 --set operator.watchNamespace="${NAMESPACE}" \
   --set tests.waitForDelivery=true --set tests.from=e2e@mailroom.test --set tests.to=inbox@example.test \
   --wait --timeout 5m

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CHART_DIR, runHelm } from "./support/helm.ts";
+import { CHART_DIR, findManifest, renderChart, runHelm } from "./support/helm.ts";
 
 // NOTES.txt is what a new user follows after `helm install`: rendered by the real helm (a client-side dry run
 // needs no cluster), its send must come from the domain it has just told them to declare and verify.
@@ -42,5 +42,47 @@ describe("NOTES.txt", () => {
   it("says what helm test sends when tests.from is set", async () => {
     const text = await notes({ "tests.from": "helm-test@mail.acme.test", "tests.waitForDelivery": "true" });
     expect(text).toContain("sends one email from helm-test@mail.acme.test and waits until it is delivered");
+  });
+});
+
+describe("helm test hook", () => {
+  const FULL = "mr-mailroom";
+  const hooks = async (set: Record<string, string> = {}) =>
+    (await renderChart({ set })).filter((m) => m.metadata.annotations?.["helm.sh/hook"] === "test");
+
+  it("in the release's namespace mounts the key's Secret and runs without a token", async () => {
+    const rendered = await hooks();
+    expect(findManifest(rendered, "ApiKey", `${FULL}-helm-test`).metadata.namespace).toBe("mail");
+    const pod = findManifest(rendered, "Pod", `${FULL}-helm-test-send`).spec;
+    expect(pod.automountServiceAccountToken).toBe(false);
+    expect(pod.volumes.map((v: { name: string }) => v.name)).toContain("api-key");
+    expect(rendered.filter((m) => m.kind === "Role" || m.kind === "ServiceAccount")).toEqual([]);
+  });
+
+  it("with a namespaced operator declares the key where it looks and reads that one Secret through a Role", async () => {
+    const rendered = await hooks({ "operator.watchNamespaces[0]": "team-a" });
+    expect(findManifest(rendered, "ApiKey", `${FULL}-helm-test`).metadata.namespace).toBe("team-a");
+    const role = findManifest(rendered, "Role", `${FULL}-helm-test`);
+    expect(role.metadata.namespace).toBe("team-a");
+    expect(role.rules).toEqual([
+      {
+        apiGroups: [""],
+        resources: ["secrets"],
+        resourceNames: [`${FULL}-helm-test-api-key`],
+        verbs: ["get"],
+      },
+    ]);
+    const binding = findManifest(rendered, "RoleBinding", `${FULL}-helm-test`);
+    expect(binding.subjects).toEqual([
+      { kind: "ServiceAccount", name: `${FULL}-helm-test`, namespace: "mail" },
+    ]);
+    const pod = findManifest(rendered, "Pod", `${FULL}-helm-test-send`).spec;
+    expect(pod.serviceAccountName).toBe(`${FULL}-helm-test`);
+    expect(pod.automountServiceAccountToken).toBe(true);
+    expect(pod.volumes.map((v: { name: string }) => v.name)).not.toContain("api-key");
+    expect(pod.containers[0].env).toContainEqual({
+      name: "TEST_API_KEY_SECRET",
+      value: `team-a/${FULL}-helm-test-api-key`,
+    });
   });
 });

@@ -182,8 +182,17 @@ describe("security defaults", () => {
     expect(ports).toEqual(["https", "internal"]);
   });
 
-  it("generates the API certificate for the Service's names and publishes its CA", async () => {
+  it("by default renders no certificate: the API serves the Secret tls.existingSecret.name names", () => {
+    expect(manifests.filter((m) => m.kind === "Secret" || m.kind === "Certificate")).toEqual([]);
+    const volumes = findManifest(manifests, "Deployment", `${FULL}-api`).spec.template.spec.volumes;
+    expect(volumes).toContainEqual(
+      expect.objectContaining({ secret: expect.objectContaining({ secretName: "mailroom-api-tls" }) }),
+    );
+  });
+
+  it("generates the API certificate for the Service's names and publishes its CA, when asked", async () => {
     const { X509Certificate } = await import("node:crypto");
+    const manifests = await renderChart({ set: { "tls.mode": "generated" } });
     const secret = findManifest(manifests, "Secret", `${FULL}-api-tls`);
     expect(secret.type).toBe("kubernetes.io/tls");
     const cert = new X509Certificate(Buffer.from(secret.data["tls.crt"], "base64"));

@@ -11,7 +11,7 @@ const FULL = "mr-mailroom";
 describe("chart: SMTP submission", () => {
   let on: Manifest[];
   beforeAll(async () => {
-    on = await renderChart({ valuesFiles: ["ci/submission-values.yaml"] });
+    on = await renderChart({ valuesFiles: ["ci/submission-values.yaml"], set: { "tls.mode": "generated" } });
   });
 
   it("renders nothing of it by default", async () => {

@@ -16,7 +16,10 @@ describe("values.schema.json", () => {
     { set: { "config.dnsCacheSeconds": "-1" }, says: /dnsCacheSeconds/ },
     { set: { "config.simulator.domain": "not a domain" }, says: /simulator\/domain|simulator\.domain/ },
     { set: { "tls.mode": "certManager" }, says: /issuerRef\/name|issuerRef\.name/ },
-    { set: { "tls.mode": "existingSecret" }, says: /existingSecret\/name|existingSecret\.name/ },
+    {
+      set: { "tls.mode": "existingSecret", "tls.existingSecret.name": "" },
+      says: /existingSecret\/name|existingSecret\.name/,
+    },
   ])("rejects $set with a message naming the value", async ({ set, says }) => {
     const stderr = await renderChartError({ set });
     expect(stderr).toMatch(/values don't meet the specifications of the schema|schema/i);

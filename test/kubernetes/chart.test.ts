@@ -37,17 +37,28 @@ async function exists(object: Manifest, namespace: string): Promise<number> {
 /** Creates each hook with dryRun=All: the server validates and admits it, and stores nothing. */
 async function dryRunHooks(release: string, namespace: string): Promise<Manifest[]> {
   const hooks = documents(await helm(["get", "hooks", release, "-n", namespace]));
+  // A pod naming a ServiceAccount is refused unless the account exists, and a dry run stores nothing: the hook's
+  // own ServiceAccounts are created for real first (as helm does, by weight), and deleted after.
+  const accounts = hooks.filter((h) => h.kind === "ServiceAccount");
+  for (const account of accounts) {
+    const target = account.metadata.namespace ?? namespace;
+    const res = await apiRequest(kube, "POST", `/api/v1/namespaces/${target}/serviceaccounts`, account);
+    expect(res.status, `ServiceAccount/${account.metadata.name}`).toBe(201);
+  }
   for (const hook of hooks) {
-    const collection = await objectPath(
-      kube,
-      { ...hook, metadata: { ...hook.metadata, name: "" } },
-      namespace,
-    );
+    if (hook.kind === "ServiceAccount") continue;
+    // A hook may live in another namespace: `helm test`'s ApiKey and Role go where a namespaced operator looks.
+    const target = hook.metadata.namespace ?? namespace;
+    const collection = await objectPath(kube, { ...hook, metadata: { ...hook.metadata, name: "" } }, target);
     const res = await apiRequest(kube, "POST", `${collection}?dryRun=All`, {
       ...hook,
-      metadata: { ...hook.metadata, namespace },
+      metadata: { ...hook.metadata, namespace: target },
     });
     expect(res.status, `${hook.kind}/${hook.metadata.name}: ${JSON.stringify(res.body)}`).toBe(201);
+  }
+  for (const account of accounts) {
+    const target = account.metadata.namespace ?? namespace;
+    await apiRequest(kube, "DELETE", `/api/v1/namespaces/${target}/serviceaccounts/${account.metadata.name}`);
   }
   return hooks;
 }

@@ -271,3 +271,20 @@ runbook_url: {{ printf "%s/%s.md" .base .name }}
 runbook: {{ printf "docs/runbooks/%s.md in the Mailroom repository" .name }}
 {{- end }}
 {{- end }}
+
+{{/*
+The ServiceAccount a program runs as: serviceAccount.name for every program when set (one account you manage or
+the chart creates), else <fullname>-<component>. Call with (dict "root" $ "component" "api").
+*/}}
+{{- define "mailroom.serviceAccountName" -}}
+{{- if .root.Values.serviceAccount.name -}}
+{{- .root.Values.serviceAccount.name -}}
+{{- else -}}
+{{- include "mailroom.fullname" .root }}-{{ .component -}}
+{{- end -}}
+{{- end }}
+
+{{/* Whether the chart creates one ServiceAccount per program (serviceAccount.create, no serviceAccount.name). */}}
+{{- define "mailroom.serviceAccountPerProgram" -}}
+{{- if and .Values.serviceAccount.create (not .Values.serviceAccount.name) }}true{{ end -}}
+{{- end }}

@@ -69,7 +69,8 @@ export interface ReconcileSteps<Resource, State, Fields> {
   readonly ready: ReadyStep<Resource, State, Fields>;
 }
 
-const SUMMARY = new Set(["Ready", "Synced"]);
+// Reconciling and Stalled (kstatus) are derived from Synced and Ready by the driver (kstatus.ts), after the steps.
+const SUMMARY = new Set(["Ready", "Synced", "Reconciling", "Stalled"]);
 
 /**
  * Checks that each condition has exactly one owner, and returns the reconcile function of `plan`.
@@ -85,7 +86,8 @@ export function defineReconcile<Resource, State, Fields extends object>(
   for (const step of plan.steps) {
     if (SUMMARY.has(step.condition)) {
       throw new Error(
-        `step ${step.name} may not own ${step.condition}: the first step owns Synced, the last Ready`,
+        `step ${step.name} may not own ${step.condition}: the first step owns Synced, the last Ready, ` +
+          "and the driver derives Reconciling and Stalled",
       );
     }
     const owner = owners.get(step.condition);

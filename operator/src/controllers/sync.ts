@@ -1,6 +1,7 @@
 /**
  * Drives one kind's controller for one object, the same for every kind: the finalizer first, then
- * reconcile, then `/status` with Ready and Synced at the object's generation.
+ * reconcile, then `/status` with Ready and Synced at the object's generation, and kstatus's Reconciling and
+ * Stalled derived from them (kstatus.ts).
  */
 import { isMailroomError } from "@mailroom/core/errors";
 import type { MailroomKind, MailroomKinds } from "../crds/index.ts";
@@ -8,6 +9,7 @@ import type { CustomResourceClient } from "../kube/index.ts";
 import { type Condition, notOk, setCondition } from "./conditions.ts";
 import type { ReconcileContext } from "./context.ts";
 import { type KindController, type ReconcileOutcome, refOf, type StatusFields } from "./kind-controller.ts";
+import { kstatusConditions } from "./kstatus.ts";
 
 /** Our finalizer: the resource stays until its Postgres state is revoked, removed or let go. */
 export const FINALIZER = "mailroom.dev/finalizer";
@@ -45,6 +47,11 @@ export function nextStatus<K extends MailroomKind>(
   }
   conditions = setCondition(conditions, "Ready", outcome.ready, generation, now);
   conditions = setCondition(conditions, "Synced", outcome.synced, generation, now);
+  for (const [type, state] of Object.entries(kstatusConditions(outcome.synced, outcome.ready))) {
+    conditions = state
+      ? setCondition(conditions, type, state, generation, now)
+      : conditions.filter((c) => c.type !== type);
+  }
   return withRemovals(previous, { ...outcome.fields, observedGeneration: generation, conditions });
 }
 

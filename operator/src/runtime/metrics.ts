@@ -34,6 +34,12 @@ export function createOperatorMetrics(registry: Registry) {
       labelNames: ["kind", "reason"] as const,
       registers: [registry],
     }),
+    resourceCondition: new Gauge({
+      name: "mailroom_resource_condition",
+      help: "1 for each condition a Mailroom resource's status holds, by kind, namespace, name, type and status.",
+      labelNames: ["kind", "namespace", "name", "type", "status"] as const,
+      registers: [registry],
+    }),
     leader: new Gauge({
       name: "mailroom_operator_leader",
       help: "1 while this replica holds the leader Lease and reconciles, else 0.",

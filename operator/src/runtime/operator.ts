@@ -10,6 +10,7 @@ import { syncObject } from "../controllers/sync.ts";
 import type { MailroomKind, MailroomKinds } from "../crds/index.ts";
 import type { Kube } from "../kube/index.ts";
 import type { BackoffPolicy } from "./backoff.ts";
+import { createConditionGauge } from "./condition-gauge.ts";
 import { type Informer, startInformer } from "./informer.ts";
 import { startLeaderElection } from "./leader-election.ts";
 import { createOperatorMetrics } from "./metrics.ts";
@@ -61,6 +62,7 @@ export function startOperator(options: OperatorOptions): RunningOperator {
   // The installation's identity: its Lease, shared by its replicas and unique per release.
   const instance = `${options.leaseNamespace}/${leaseName}`;
   const { log } = options.context;
+  const conditions = createConditionGauge(metrics.resourceCondition, instance);
   let runtimes: KindRuntime[] = [];
   let resync: NodeJS.Timeout | undefined;
 
@@ -91,6 +93,7 @@ export function startOperator(options: OperatorOptions): RunningOperator {
           watch: (resourceVersion, onEvent) =>
             client.watch({ resourceVersion, ...(namespace ? { namespace } : {}) }, onEvent),
           onChange: (key, object) => {
+            conditions.observe(controller.kind, key, object);
             if (object) queue.add(key);
           },
         }),
@@ -125,6 +128,7 @@ export function startOperator(options: OperatorOptions): RunningOperator {
     runtimes = [];
     await Promise.all(stopping.flatMap((r) => r.informers.map((i) => i.stop())));
     await Promise.all(stopping.map((r) => r.queue.shutdown()));
+    conditions.reset();
     metrics.leader.set(0);
   }
 

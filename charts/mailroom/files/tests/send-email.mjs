@@ -4,6 +4,7 @@
 // TLS, the key, the send route refusing an unverified from-domain (422 domain_not_verified, so nothing is
 // queued), and the email log reading Postgres. docs/adr/0011 says why. Plain Node (fetch), no dependencies.
 import { readFile } from "node:fs/promises";
+import https from "node:https";
 
 const env = process.env;
 const baseUrl = env.MAILROOM_URL;
@@ -39,8 +40,68 @@ async function call(method, path, key, body) {
   fail(`${method} ${path}: no answer after ${attempts} attempts: ${last}`);
 }
 
+/** GET on the Kubernetes API with the pod's ServiceAccount token: { status, body }. */
+async function kubeGet(path) {
+  const account = env.TEST_SERVICE_ACCOUNT_DIR ?? "/var/run/secrets/kubernetes.io/serviceaccount";
+  const token = (await readFile(`${account}/token`, "utf8")).trim();
+  const ca = await readFile(`${account}/ca.crt`);
+  return new Promise((resolve, reject) => {
+    const request = https.get(
+      {
+        host: env.KUBERNETES_SERVICE_HOST,
+        port: env.KUBERNETES_SERVICE_PORT ?? 443,
+        path,
+        ca,
+        headers: { authorization: `Bearer ${token}`, accept: "application/json" },
+        timeout: 10_000,
+      },
+      (response) => {
+        let body = "";
+        response.on("data", (chunk) => {
+          body += chunk;
+        });
+        response.on("end", () => resolve({ status: response.statusCode, body }));
+      },
+    );
+    request.on("timeout", () => request.destroy(new Error("timed out")));
+    request.on("error", reject);
+  });
+}
+
+/**
+ * The key from TEST_API_KEY_SECRET (`<namespace>/<name>`), read through the Kubernetes API: the operator writes
+ * it where it watches, which may not be this pod's namespace (a pod mounts Secrets of its own namespace only).
+ * 404 means the operator has not written it yet: wait for it, as the kubelet waits for a mounted one.
+ */
+async function keyFromSecret(ref) {
+  const [namespace, name] = ref.split("/");
+  const waitMs = Number(env.TEST_KEY_WAIT_SECONDS ?? 120) * 1000;
+  const started = Date.now();
+  let last = "";
+  while (Date.now() - started < waitMs) {
+    try {
+      const answer = await kubeGet(`/api/v1/namespaces/${namespace}/secrets/${name}`);
+      if (answer.status === 200) {
+        const data = JSON.parse(answer.body).data ?? {};
+        if (data.apiKey) return Buffer.from(data.apiKey, "base64").toString("utf8").trim();
+        last = `Secret ${ref} has no apiKey`;
+      } else if (answer.status === 404) {
+        last = `Secret ${ref} not written yet`;
+      } else {
+        fail(`reading Secret ${ref} answered HTTP ${answer.status}: ${answer.body}`);
+      }
+    } catch (error) {
+      last = error.message;
+    }
+    await sleep(retryDelayMs);
+  }
+  fail(`no key after ${waitMs / 1000} s: ${last}`);
+}
+
 if (!baseUrl) fail("MAILROOM_URL is not set");
-const key = (await readFile(keyFile, "utf8")).trim();
+const key = env.TEST_API_KEY_SECRET
+  ? await keyFromSecret(env.TEST_API_KEY_SECRET)
+  : (await readFile(keyFile, "utf8")).trim();
 
 function parse(answer, what) {
   try {

@@ -1,5 +1,5 @@
 /**
- * The WebhookEndpoint step that owns Ready: only an endpoint Mailroom delivers to is ready. It also reports
+ * The WebhookEndpoint step that owns Ready: an endpoint Mailroom delivers to, or one its spec disables. It also reports
  * status.active, status.disabledReason and status.lastDelivery (status.ts), read on every run, the periodic
  * resync included; status is only patched when they changed.
  */

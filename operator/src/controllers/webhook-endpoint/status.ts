@@ -26,7 +26,10 @@ function isAutoDisabled(endpoint: EndpointRecord): boolean {
   );
 }
 
-/** status.active and status.disabledReason, and Ready: only an endpoint Mailroom delivers to is ready. */
+/**
+ * status.active and status.disabledReason, and Ready: an endpoint Mailroom delivers to, or one its spec disables;
+ * an endpoint Mailroom disabled (AutoDisabled) is not.
+ */
 export function activityOf(endpoint: EndpointRecord): {
   fields: Pick<StatusFields<"WebhookEndpoint">, "active" | "disabledReason">;
   ready: ConditionState;
@@ -35,7 +38,9 @@ export function activityOf(endpoint: EndpointRecord): {
   const reason = (endpoint.disabledReason ?? DISABLED_BY_REQUEST).slice(0, MAX_REASON);
   const ready = isAutoDisabled(endpoint)
     ? notOk("AutoDisabled", `Mailroom disabled the endpoint (${reason}); change the spec to enable it again`)
-    : notOk("Disabled", "spec.enabled is false");
+    : // What the spec asks for, so Ready (kstatus, Flux and Argo CD read a not-Ready resource as unfinished, and a
+      // GitOps pipeline that disables an endpoint would wait forever); status.active says nothing is delivered.
+      ok("Disabled", "spec.enabled is false: Mailroom delivers nothing to it");
   return { fields: { active: false, disabledReason: reason }, ready };
 }
 
