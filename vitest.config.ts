@@ -3,9 +3,9 @@ import { configDefaults, defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["{core,api,worker,operator,smtp,console,cli}/src/**/*.test.ts", "test/**/*.test.ts"],
-    // The fault suite and the real-control-plane suite have their own configs and targets (`make test-faults`,
-    // `make test-kubernetes`).
-    exclude: [...configDefaults.exclude, "test/fault/**", "test/kubernetes/**"],
+    // The fault suite, the real-control-plane suite and the release's registry test have their own configs and
+    // targets (`make test-faults`, `make test-kubernetes`, `make release-test`).
+    exclude: [...configDefaults.exclude, "test/fault/**", "test/kubernetes/**", "test/release/*.int.test.ts"],
     globalSetup: ["test/support/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
