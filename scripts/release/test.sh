@@ -11,11 +11,12 @@ DIR=dist/release-test
 TOOLS=$(scripts/release/tools.sh | tail -1)
 version=$("$NODE" scripts/release/versions.ts check)
 
-rm -rf "${DIR}"
-mkdir -p "${DIR}/keys"
+KEYS=${DIR}-keys
+rm -rf "${DIR}" "${KEYS}"
+mkdir -p "${KEYS}"
 # A throwaway key pair (empty password): the release key itself never leaves the release process.
-(cd "${DIR}/keys" && COSIGN_PASSWORD='' "${TOOLS}/cosign" generate-key-pair >/dev/null 2>&1)
-RELEASE_DRAFT=1 RELEASE_DIR="${PWD}/${DIR}" COSIGN_KEY="${DIR}/keys/cosign.key" COSIGN_PASSWORD='' \
+(cd "${KEYS}" && COSIGN_PASSWORD='' "${TOOLS}/cosign" generate-key-pair >/dev/null 2>&1)
+RELEASE_DRAFT=1 RELEASE_DIR="${PWD}/${DIR}" COSIGN_KEY="${PWD}/${KEYS}/cosign.key" COSIGN_PASSWORD='' \
   scripts/release/build.sh "${version}"
 
 test/kubernetes/build/build.sh >/dev/null

@@ -1,6 +1,7 @@
 /**
  * A release, as a platform team receives it (issue 34): built by `make release` from a clean checkout
- * (scripts/release/test.sh builds it into dist/release-test/ with a key pair made for this run), pushed to a
+ * (scripts/release/test.sh builds it into dist/release-test/ with a key pair made for this run, in
+ * dist/release-test-keys/), pushed to a
  * real OCI registry on loopback with its signatures and attestations, verified against that registry with the
  * release's public key, and the chart installed from `oci://…@sha256:…` onto the real kube-apiserver with
  * the image pinned by digest and mirrored through `global.imageRegistry`.
@@ -19,7 +20,7 @@ import { type Registry, startRegistry } from "./registry.ts";
 const run = promisify(execFile);
 const kube = inject("kube");
 const DIR = path.join(REPO_ROOT, "dist/release-test");
-const KEYS = path.join(DIR, "keys");
+const KEYS = path.join(REPO_ROOT, "dist/release-test-keys");
 const MAX = 64 * 1024 * 1024;
 
 interface ReleaseJson {
