@@ -14,7 +14,7 @@ DIR=${1:?usage: publish.sh <release folder>}
 REGISTRY=${REGISTRY:?REGISTRY=host[:port][/path] is required}
 IMAGE_PATH=${IMAGE_PATH:-mailroom/mailroom}
 CHART_PATH=${CHART_PATH:-charts}
-: "${COSIGN_KEY:?COSIGN_KEY must name the release's cosign private key}"
+: "${COSIGN_KEY:?COSIGN_KEY must name the cosign private key of the release}"
 export COSIGN_PASSWORD=${COSIGN_PASSWORD:-}
 NODE=$ROOT/node_modules/node/bin/node
 TOOLS=$("${ROOT}/scripts/release/tools.sh" 2>/dev/null | tail -1)
