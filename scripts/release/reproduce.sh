@@ -54,7 +54,7 @@ for n in 1 2; do mkdir -p "${work}/oci-${n}" && tar -x -C "${work}/oci-${n}" -f 
     const [t1, t2] = [new Set(list(1, l.digest)), new Set(list(2, other.digest))];
     const meta = [...t1].filter((x) => !t2.has(x)).length;
     console.log(`  layer ${i}: ${diff.length} file(s) differ in content, ${meta} tar entr(ies) differ in listing`);
-    const dirs = new Map(); for (const f of diff) { const k = f.split("/").slice(0, 5).join("/"); dirs.set(k, (dirs.get(k) ?? 0) + 1); }
+    const dirs = new Map(); for (const f of diff) { const parts = f.split("/"); const k = parts.slice(0, parts[2] === "node_modules" ? 4 : 3).join("/"); dirs.set(k, (dirs.get(k) ?? 0) + 1); }
     for (const [k, c] of [...dirs].sort((x, y) => y[1] - x[1]).slice(0, 15)) console.log(`    ${c} under ${k}`);
   });
 ' "${work}"

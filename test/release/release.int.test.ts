@@ -7,7 +7,8 @@
  * the image pinned by digest and mirrored through `global.imageRegistry`.
  */
 import { execFile } from "node:child_process";
-import { readFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -98,14 +99,17 @@ describe("the release in a registry", () => {
       expect(claim?.critical.image["docker-manifest-digest"]).toBe(ref.split("@")[1]);
     }
     // A key pair that is not the release's: the same signatures do not verify.
+    // (A directory of its own: cosign asks before overwriting a key, and the test has no terminal.)
+    const otherDir = await mkdtemp(path.join(os.tmpdir(), "mailroom-other-key-"));
     const other = await run(
       cosignBin,
-      ["generate-key-pair", "--output-key-prefix", path.join(KEYS, "other")],
+      ["generate-key-pair", "--output-key-prefix", path.join(otherDir, "other")],
       {
         env: { ...process.env, COSIGN_PASSWORD: "" },
       },
-    ).then(() => path.join(KEYS, "other.pub"));
+    ).then(() => path.join(otherDir, "other.pub"));
     await expect(cosign(["verify", published.image], other)).rejects.toThrow(/no matching signatures|verif/i);
+    await rm(otherDir, { recursive: true, force: true });
   });
 
   it("attests an SPDX SBOM of the image that lists its Debian and npm packages", async () => {
@@ -153,19 +157,25 @@ describe("the release in a registry", () => {
     ]);
   });
 
-  it("signs the folder's checksums; a changed file no longer matches them", async () => {
-    await run(cosignBin, [
-      "verify-blob",
-      "--key",
-      path.join(DIR, "cosign.pub"),
-      "--insecure-ignore-tlog",
-      "--signature",
-      path.join(DIR, "SHA256SUMS.sig"),
-      path.join(DIR, "SHA256SUMS"),
-    ]);
+  it("signs the folder's checksums; a changed checksum list no longer verifies", async () => {
+    const verifyBlob = (file: string) =>
+      run(cosignBin, [
+        "verify-blob",
+        "--key",
+        path.join(DIR, "cosign.pub"),
+        "--insecure-ignore-tlog",
+        "--signature",
+        path.join(DIR, "SHA256SUMS.sig"),
+        file,
+      ]);
+    await verifyBlob(path.join(DIR, "SHA256SUMS"));
     await run("sha256sum", ["--check", "--quiet", "SHA256SUMS"], { cwd: DIR });
     const sums = await readFile(path.join(DIR, "SHA256SUMS"), "utf8");
     expect(sums).toContain(`${release.chart.sha256}  ${release.chart.file}`);
+    // One checksum swapped (as for a substituted chart): the signature no longer matches the list.
+    const forged = path.join(KEYS, "SHA256SUMS.forged");
+    await writeFile(forged, sums.replace(release.chart.sha256, "0".repeat(64)));
+    await expect(verifyBlob(forged)).rejects.toThrow(/invalid signature|verif/i);
   });
 });
 
