@@ -5,7 +5,7 @@ NPM ?= npm
 STAMP := node_modules/.mailroom-install-stamp
 WORKSPACE_MANIFESTS := $(wildcard core/package.json api/package.json worker/package.json operator/package.json smtp/package.json cli/package.json)
 
-.PHONY: help install system-packages run test test-faults test-upgrade test-kubernetes bench bench-scale schema-dump e2e-kind lint format typecheck check-generated clean image image-smoke chart-package
+.PHONY: help install system-packages run test test-faults test-upgrade test-kubernetes bench bench-scale schema-dump e2e-kind lint format typecheck check-generated clean image image-smoke chart-package release release-cut release-test release-reproduce
 
 help: ## List the targets
 	@# Colour only on a terminal (and not with NO_COLOR): piped or redirected, the list stays plain text.
@@ -80,6 +80,18 @@ image-smoke: image ## Build the image, then run migrate, api and worker inside i
 
 chart-package: $(STAMP) ## Lint and package the Helm chart into dist/mailroom-<version>.tgz
 	scripts/chart-package.sh
+
+release: $(STAMP) system-packages ## Build release VERSION=x.y.z from a clean checkout of HEAD into dist/release/x.y.z (COSIGN_KEY=…; docs/releasing.md)
+	scripts/release/build.sh $(VERSION)
+
+release-cut: $(STAMP) ## Cut release VERSION=x.y.z: bump every version, date the CHANGELOG, tag, record in releases/index.json
+	scripts/release/cut.sh $(VERSION)
+
+release-test: $(STAMP) system-packages ## Build HEAD's release, push it to a loopback registry, verify signatures + SBOM, install it from there
+	scripts/release/test.sh
+
+release-reproduce: $(STAMP) system-packages ## Build HEAD's image twice without cache and compare the digests (and each layer)
+	scripts/release/reproduce.sh
 
 e2e-kind: $(STAMP) ## End to end on a kind cluster (needs Docker, kind, kubectl): build, install the chart, send one email
 	scripts/e2e-kind.sh

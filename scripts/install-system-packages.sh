@@ -2,7 +2,7 @@
 # Installs the Debian packages the test suite, the image build and the benchmarks drive as real peers
 # (swaks, Python's smtplib + dkimpy, Postfix + OpenDKIM, Chromium, promtool, buildah + debootstrap, Patroni +
 # etcd + HAProxy, and the SMTP clients of test/clients: Django, PHPMailer, Ruby's mail, Go, Jakarta Mail's JDK
-# and Maven, curl, msmtp; lua5.1 for the chart's Argo CD health script).
+# and Maven, curl, msmtp; lua5.1 for the chart's Argo CD health script), and the release test's registry and skopeo.
 # Installs only what is missing, only as root on a Debian-like system; otherwise prints what is missing
 # and exits 0, so the tests that need a package say they skipped and why.
 set -euo pipefail
@@ -40,6 +40,10 @@ PACKAGES=(
   # The chart's Argo CD health script (charts/mailroom/files/argocd/health.lua) runs in a Lua 5.1, as Argo CD's
   # gopher-lua is.
   "lua5.1 lua5.1"
+  # The release test (issue 34): a real OCI registry on loopback, and skopeo to copy the image's OCI archive
+  # into it (cosign and syft are built from Go modules by scripts/release/tools.sh).
+  "docker-registry docker-registry"
+  "skopeo skopeo"
 )
 
 missing=()

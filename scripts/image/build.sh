@@ -24,7 +24,11 @@ echo "› buildah bud --isolation chroot: ${IMAGE} on ${NODE_IMAGE} …"
 CA_BUNDLE=${CA_BUNDLE:-/etc/ssl/certs/ca-certificates.crt}
 secret=()
 [ -s "${CA_BUNDLE}" ] && secret=(--secret "id=ca,src=${CA_BUNDLE}")
-if ! buildah bud --isolation chroot --layers --pull=never "${secret[@]}" \
+# A release build (scripts/release/build.sh) sets SOURCE_DATE_EPOCH to its commit's time: every file's mtime
+# and the image's creation time are that, so two builds of one commit can give one digest (docs/releasing.md).
+timestamp=()
+[ -n "${SOURCE_DATE_EPOCH:-}" ] && timestamp=(--timestamp "${SOURCE_DATE_EPOCH}")
+if ! buildah bud --isolation chroot --layers --pull=never "${secret[@]}" "${timestamp[@]}" ${BUILDAH_EXTRA:-} \
   --build-arg NODE_IMAGE="${NODE_IMAGE}" --build-arg VERSION="${VERSION}" \
   --tag "${IMAGE}" --file Dockerfile . 2>&1 | while IFS= read -r line; do
   # One line per step, timed; the rest (npm's and buildah's chatter) only when the build fails.

@@ -49,12 +49,27 @@ app.kubernetes.io/component: {{ .component }}
 app.kubernetes.io/component: {{ .component }}
 {{- end }}
 
+{{/*
+The image reference. global.imageRegistry moves it to a mirror: the repository's registry host (its first path
+segment, when that has a dot or a port, or is localhost) is replaced, and the rest of the path is kept, so a
+mirror made with `skopeo copy --all` (docs/air-gap.md) serves the same path.
+*/}}
 {{- define "mailroom.image" -}}
 {{- $tag := default .Chart.AppVersion .Values.image.tag }}
+{{- $repository := .Values.image.repository }}
+{{- $registry := (.Values.global | default dict).imageRegistry | default "" }}
+{{- if $registry }}
+{{- $parts := splitList "/" $repository }}
+{{- $first := first $parts }}
+{{- if and (gt (len $parts) 1) (or (contains "." $first) (contains ":" $first) (eq $first "localhost")) }}
+{{- $parts = rest $parts }}
+{{- end }}
+{{- $repository = printf "%s/%s" (trimSuffix "/" $registry) (join "/" $parts) }}
+{{- end }}
 {{- if .Values.image.digest }}
-{{- printf "%s@%s" .Values.image.repository .Values.image.digest }}
+{{- printf "%s@%s" $repository .Values.image.digest }}
 {{- else }}
-{{- printf "%s:%s" .Values.image.repository $tag }}
+{{- printf "%s:%s" $repository $tag }}
 {{- end }}
 {{- end }}
 
