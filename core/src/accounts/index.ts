@@ -1,6 +1,20 @@
+// biome-ignore-all assist/source/organizeImports: the test-only exports below stay apart, tagged for knip.
+export { resumeAccount } from "./pause.ts";
+export {
+  checkAccountPolicy,
+  countAccountSends,
+  purgeAccountSendCounters,
+} from "./quota.ts";
 export {
   type AccountColumns,
   type AccountRecord,
   accountColumns,
   toAccountRecord,
 } from "./record.ts";
+export { describeAccount } from "./view.ts";
+
+// Used by tests only: knip's production run ignores `@internal`; its full run still requires a user.
+/** @internal */
+export { pauseAccount } from "./pause.ts";
+/** @internal */
+export { applyAccountPolicy } from "./policy.ts";

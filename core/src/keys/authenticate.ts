@@ -70,9 +70,23 @@ export async function authenticateKey(
   authorization: string | undefined,
   now: Date = new Date(),
 ): Promise<ApiKeyRecord> {
+  return (await authenticateKeyWithAccount(db, authorization, now)).key;
+}
+
+/** `authenticateKey`, with the key's account's row (settings, state) read by the same statement. */
+export async function authenticateKeyWithAccount(
+  db: Queryable,
+  authorization: string | undefined,
+  now: Date = new Date(),
+): Promise<{ key: ApiKeyRecord; account: AccountRecord }> {
   const parsed = presentedKey(authorization);
   const presentedSha256 = hashSecret(parsed.secret);
-  return decide(await findKeyBySecret(db, parsed.keyId, presentedSha256), presentedSha256, now).key;
+  const { key, account } = decide(
+    await findKeyBySecret(db, parsed.keyId, presentedSha256),
+    presentedSha256,
+    now,
+  );
+  return { key, account };
 }
 
 /** Throws `insufficient_scope` unless the key carries the scope. */

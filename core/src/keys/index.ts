@@ -1,5 +1,10 @@
 // biome-ignore-all assist/source/organizeImports: the test-only exports below stay apart, tagged for knip.
-export { authenticateKey, createRequestAuthenticator, requireScope } from "./authenticate.ts";
+export {
+  authenticateKey,
+  authenticateKeyWithAccount,
+  createRequestAuthenticator,
+  requireScope,
+} from "./authenticate.ts";
 export { parseKey } from "./format.ts";
 export { revokeKey } from "./revoke.ts";
 export { createKey, listKeys, touchKeyLastUsed } from "./store.ts";

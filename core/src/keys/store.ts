@@ -117,13 +117,16 @@ export async function findKeyBySecret(
   db: Queryable,
   keyId: string,
   presentedSha256: Buffer,
-): Promise<{ key: ApiKeyRecord; secretSha256: Buffer } | undefined> {
-  const { rows } = await db.query<KeyRow & { secret_sha256: Buffer }>(
-    `select ${COLUMNS}, secret_sha256 from api_keys where key_id = $1 and secret_sha256 = $2`,
+): Promise<{ key: ApiKeyRecord; account: AccountRecord; secretSha256: Buffer } | undefined> {
+  const { rows } = await db.query<KeyRow & AccountColumns & { secret_sha256: Buffer }>(
+    `select ${JOINED_COLUMNS}, secret_sha256, ${accountColumns("a")}
+     from api_keys join accounts a using (account) where key_id = $1 and secret_sha256 = $2`,
     [keyId, presentedSha256],
   );
   const row = rows[0];
-  return row ? { key: toRecord(row), secretSha256: row.secret_sha256 } : undefined;
+  return row
+    ? { key: toRecord(row), account: toAccountRecord(row), secretSha256: row.secret_sha256 }
+    : undefined;
 }
 
 /** One request to authenticate: the key id it names, the SHA-256 of the secret it presented, and its time. */

@@ -1,6 +1,7 @@
+import type { AccountRecord } from "@mailroom/core/accounts";
 import { normalizeSubmittedMessage } from "@mailroom/core/emails";
 import { isMailroomError, MailroomError } from "@mailroom/core/errors";
-import { authenticateKey } from "@mailroom/core/keys";
+import { authenticateKeyWithAccount } from "@mailroom/core/keys";
 import type { EmailSender } from "@mailroom/core/sending";
 import type { SMTPServerDataStream, SMTPServerSession } from "smtp-server";
 import type { SmtpDeps } from "../deps.ts";
@@ -37,6 +38,15 @@ function replyFor(error: unknown, deps: SmtpDeps): Error {
   switch (error.code) {
     case "domain_not_verified":
       return refusal(550, "5.7.1", error.message.replace(/^from: /, "From: "));
+    // The account's guard rails, as 4xx: the client keeps the message and tries again later (issue 31).
+    case "rate_limit_exceeded":
+      return refusal(451, "4.7.1", `${error.message.replace(/ with the same idempotencyKey/, "")}`);
+    case "quota_exceeded":
+      return refusal(452, "4.7.1", error.message);
+    case "sending_paused":
+      return refusal(451, "4.7.1", error.message);
+    case "category_not_allowed":
+      return refusal(550, "5.7.1", error.message);
     case "idempotency_key_mismatch":
       return refusal(
         550,
@@ -54,9 +64,14 @@ function replyFor(error: unknown, deps: SmtpDeps): Error {
  * refusal instead of a 250 for an email the worker would then fail. (A revoke that commits after this check
  * and before the accept still fails the email in the worker's claim, as for an API send.)
  */
-async function recheckKey(deps: SmtpDeps, user: SubmissionUser): Promise<void> {
+async function recheckKey(deps: SmtpDeps, user: SubmissionUser): Promise<AccountRecord> {
   try {
-    await authenticateKey(deps.pool, `Bearer ${user.key}`, (deps.now ?? (() => new Date()))());
+    const { account } = await authenticateKeyWithAccount(
+      deps.pool,
+      `Bearer ${user.key}`,
+      (deps.now ?? (() => new Date()))(),
+    );
+    return account;
   } catch (error) {
     if (!isMailroomError(error)) throw replyFor(error, deps);
     throw refusal(530, "5.7.0", `Authentication required: ${error.message} Log in with an active key.`);
@@ -81,7 +96,7 @@ export async function acceptSubmission(
   const { message, tooBig } = await readMessage(stream, check, limit);
   if (tooBig) throw refusal(552, "5.3.4", `Message too big: at most ${limit} bytes`);
   if (check.problem) throw refusal(554, "5.6.0", check.problem);
-  await recheckKey(deps, user);
+  const policy = await recheckKey(deps, user);
   let result: Awaited<ReturnType<EmailSender["sendItem"]>>;
   try {
     const item = normalizeSubmittedMessage({
@@ -90,7 +105,7 @@ export async function acceptSubmission(
       message,
     });
     result = await sender.sendItem(
-      { account: user.account, apiKeyId: user.keyId, now: new Date(), source: "smtp" },
+      { account: user.account, policy, apiKeyId: user.keyId, now: new Date(), source: "smtp" },
       item,
     );
   } catch (error) {
