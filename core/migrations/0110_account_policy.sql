@@ -42,6 +42,7 @@ create table reputation_counters (
   domain text not null,
   hour timestamptz not null,
   sent integer not null default 0,
+  delivered integer not null default 0,
   bounced integer not null default 0,
   complained integer not null default 0,
   primary key (account, domain, hour)

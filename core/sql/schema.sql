@@ -598,10 +598,11 @@ begin
   select * into v_state from reputation_rollup for update;
   if v_state.horizon_at <= p_now - p_settle and v_state.horizon > v_state.rolled_through then
     v_to := least(v_state.horizon, v_state.rolled_through + p_max);
-    insert into reputation_counters as c (account, domain, hour, sent, bounced, complained)
+    insert into reputation_counters as c (account, domain, hour, sent, delivered, bounced, complained)
     select m.account, lower(split_part(m.from_address, '@', 2)), date_trunc('hour', ev.at),
            count(*) filter (where ev.type = 'delivered'
                               or (ev.type = 'bounced' and coalesce((ev.detail->>'later')::boolean, false) = false)),
+           count(*) filter (where ev.type = 'delivered'),
            count(*) filter (where ev.type = 'bounced'),
            count(*) filter (where ev.type = 'complained')
     from email_events ev
@@ -609,7 +610,7 @@ begin
     where ev.id > v_state.rolled_through and ev.id <= v_to and ev.type in ('delivered', 'bounced', 'complained')
     group by 1, 2, 3
     on conflict (account, domain, hour) do update
-      set sent = c.sent + excluded.sent, bounced = c.bounced + excluded.bounced,
+      set sent = c.sent + excluded.sent, delivered = c.delivered + excluded.delivered, bounced = c.bounced + excluded.bounced,
           complained = c.complained + excluded.complained;
     v_read := v_to - v_state.rolled_through;
     update reputation_rollup set rolled_through = v_to;
@@ -1133,6 +1134,7 @@ CREATE TABLE public.reputation_counters (
     domain text NOT NULL,
     hour timestamp with time zone NOT NULL,
     sent integer DEFAULT 0 NOT NULL,
+    delivered integer DEFAULT 0 NOT NULL,
     bounced integer DEFAULT 0 NOT NULL,
     complained integer DEFAULT 0 NOT NULL
 );
