@@ -180,6 +180,28 @@ describe("the reputation guard (issue 31 item 2, issue 29 item 4)", () => {
     // This run or the worker's own minute job paused it, never the other account.
     expect(run.paused.map((p) => p.account)).not.toContain("rival");
 
+    // Issue 29 item 4: the domain resource shows its own rates (the 0.1 % / 0.3 % complaint lines).
+    const domain = (await api.request("GET", "/v1/domains/shop.test", { key: keys.shop })).json;
+    expect(domain.reputation).toEqual([
+      {
+        windowHours: 24,
+        sent: 12,
+        bounced: 0,
+        complained: 3,
+        bounceRate: 0,
+        complaintRate: 0.25,
+        level: "pause",
+      },
+      {
+        windowHours: 168,
+        sent: 12,
+        bounced: 0,
+        complained: 3,
+        bounceRate: 0,
+        complaintRate: 0.25,
+        level: "pause",
+      },
+    ]);
     const shopView = (await api.request("GET", "/v1/account", { key: keys.shop })).json;
     expect(shopView).toMatchObject({ sendingStatus: "paused", paused: { by: "reputation-guard" } });
     expect((shopView.paused as { reason: string }).reason).toMatch(

@@ -1182,6 +1182,20 @@ export interface components {
                  */
                 since: string;
             }[];
+            /** @description Bounce and complaint rates of the domain's mail over 24 h and 168 h (the reputation guard's, updated every minute); receivers' complaint lines are 0.1 % and 0.3 %; empty before the domain sent mail */
+            reputation: {
+                windowHours: number;
+                sent: number;
+                bounced: number;
+                complained: number;
+                bounceRate: number | null;
+                complaintRate: number | null;
+                /**
+                 * @description Against the account's thresholds; low_volume: under the minimum volume, not judged
+                 * @enum {string}
+                 */
+                level: "ok" | "low_volume" | "warn" | "pause";
+            }[];
         };
         Suppression: {
             /** @description Lower-cased recipient address */
