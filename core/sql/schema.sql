@@ -196,7 +196,7 @@ begin
     from unnest(v_locked) as l
     join asked a on a.id = l.id
     join api_keys k on k.key_id = l.api_key_id
-    join accounts acc on acc.account = l.account
+    left join accounts acc on acc.account = l.account
     -- Recipients still to be served: all of them on a first attempt, as accept decided them (bare,
     -- lower-cased, each once, in header order). Why and since when each dropped one is suppressed goes to
     -- the timeline (the log shows it).
