@@ -1,5 +1,6 @@
 import type { Queryable } from "../db/pool.ts";
 import type { ReputationThresholds } from "../reputation/thresholds.ts";
+import { type AccountColumns, type AccountRecord, accountColumns, toAccountRecord } from "./record.ts";
 
 /** What an AccountPolicy declares (issue 31 item 1); each absent setting means no limit or the default. */
 export interface AccountPolicySettings {
@@ -42,4 +43,13 @@ export async function applyAccountPolicy(
     ],
   );
   return (rowCount ?? 0) > 0;
+}
+
+/** The account's row by name (the operator's view of its AccountPolicy's account); undefined without one. */
+export async function getAccount(db: Queryable, account: string): Promise<AccountRecord | undefined> {
+  const { rows } = await db.query<AccountColumns>(
+    `select ${accountColumns("a")} from accounts a where account = $1`,
+    [account],
+  );
+  return rows[0] ? toAccountRecord(rows[0]) : undefined;
 }
