@@ -15,6 +15,7 @@ import { registerJsonBody } from "./plugins/json-body.ts";
 import { registerOpenApi } from "./plugins/openapi.ts";
 import { registerTelemetry } from "./plugins/telemetry.ts";
 import { storableStringsValidator } from "./plugins/validation.ts";
+import { accountRoutes } from "./routes/v1/account/index.ts";
 import { devInboxRoutes } from "./routes/v1/dev-inbox/index.ts";
 import { domainRoutes } from "./routes/v1/domains/index.ts";
 import { emailRoutes } from "./routes/v1/emails/index.ts";
@@ -111,6 +112,7 @@ export function buildApp(deps: ApiDeps, options: BuildAppOptions = {}): FastifyI
   registerConsole(app, consoleAssets);
   app.register(async (v1) => {
     keyRoutes(v1);
+    accountRoutes(v1, deps);
     sendRoutes(v1, deps);
     emailRoutes(v1, deps);
     templateRoutes(v1, deps);

@@ -9,6 +9,7 @@ import {
   type Logger,
   observeDatabaseState,
   observePool,
+  observeTenants,
   startInternalServer,
 } from "@mailroom/core/telemetry";
 import { readTlsFiles, type TlsMaterial } from "@mailroom/core/tls";
@@ -136,6 +137,8 @@ export async function startWorkerProgram(
   observePool(metrics.registry, pool, poolSize);
   // The backlog, domain and endpoint gauges describe the whole installation: the worker exports them.
   observeDatabaseState(metrics.registry, pool);
+  // Per-tenant figures and each sending domain's rates, labels bounded (issue 31 item 5, issue 29 item 4).
+  observeTenants(metrics.registry, pool);
   const worker = await startWorker({
     config,
     pool,

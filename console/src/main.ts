@@ -50,8 +50,16 @@ const SECTIONS: Section[] = [
 const app = document.getElementById("app") as HTMLElement;
 const nav = document.getElementById("nav") as HTMLElement;
 const who = document.getElementById("who") as HTMLElement;
+const banner = document.getElementById("banner") as HTMLElement;
 
-let session: { key: KeyInfo; devInbox: boolean; secret: string } | null = null;
+/** What the console shows of the account (GET /v1/account): a paused account gets a banner on every page. */
+interface AccountInfo {
+  account: string;
+  sendingStatus: "active" | "paused";
+  paused: { at: string; by: string | null; reason: string | null } | null;
+}
+
+let session: { key: KeyInfo; account: AccountInfo; devInbox: boolean; secret: string } | null = null;
 let generation = 0;
 let timers: number[] = [];
 
@@ -66,9 +74,15 @@ async function probeDevInbox(secret: string): Promise<boolean> {
 }
 
 async function signIn(secret: string): Promise<void> {
-  const key = await createApi(secret).get<KeyInfo>("/v1/key");
+  const api = createApi(secret);
+  const key = await api.get<KeyInfo>("/v1/key");
   storeKey(secret);
-  session = { key, devInbox: await probeDevInbox(secret), secret };
+  session = {
+    key,
+    account: await api.get<AccountInfo>("/v1/account"),
+    devInbox: await probeDevInbox(secret),
+    secret,
+  };
 }
 
 function signOut(): void {
@@ -78,7 +92,24 @@ function signOut(): void {
   void route();
 }
 
+/** The paused account's banner (issue 31): why, since when, and that accepted mail waits for a resume. */
+function renderBanner(account: AccountInfo | undefined): void {
+  const paused = account?.sendingStatus === "paused" ? account.paused : null;
+  banner.hidden = !paused;
+  if (!paused || !account) {
+    show(banner);
+    return;
+  }
+  show(
+    banner,
+    `Sending is paused for ${account.account} since ${new Date(paused.at).toLocaleString()}` +
+      `${paused.reason ? ` (${paused.reason})` : ""}. New sends are refused; mail already accepted is held ` +
+      "until the account is resumed (POST /v1/account/resume with a key holding the domains scope).",
+  );
+}
+
 function renderChrome(active: string): void {
+  renderBanner(session?.account);
   if (!session) {
     show(nav);
     show(who);

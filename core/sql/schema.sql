@@ -124,6 +124,7 @@ CREATE TABLE public.emails (
     source text DEFAULT 'api'::text NOT NULL,
     sandbox boolean DEFAULT false NOT NULL,
     simulated boolean DEFAULT false NOT NULL,
+    held_at timestamp with time zone,
     CONSTRAINT emails_has_content CHECK (((html IS NOT NULL) OR (text IS NOT NULL) OR (source = 'smtp'::text))),
     CONSTRAINT emails_source_check CHECK ((source = ANY (ARRAY['api'::text, 'smtp'::text]))),
     CONSTRAINT emails_status_check CHECK ((status = ANY (ARRAY['scheduled'::text, 'queued'::text, 'sending'::text, 'delivered'::text, 'deferred'::text, 'bounced'::text, 'failed'::text, 'canceled'::text]))),
@@ -171,6 +172,11 @@ begin
   perform 1 from api_keys k
   where k.key_id = any(array(select e.api_key_id from emails e where e.id = any(p_email_ids)))
   order by k.key_id for share;
+  -- The accounts next (share, in name order): a resume updates the account's row and then releases its held
+  -- mail, so an email this claim holds is either seen by that release or claimed after the resume.
+  perform 1 from accounts a
+  where a.account = any(array(select e.account from emails e where e.id = any(p_email_ids)))
+  order by a.account for share;
   v_locked := array(select e from emails e where e.id = any(p_email_ids) order by e.id for update);
   with asked as (
     select distinct on (u.id) u.id, u.at, u.event_id
@@ -182,6 +188,8 @@ begin
       case when l.status not in ('scheduled', 'queued', 'deferred', 'sending') then l.status
            -- A job that was already running when its email was rescheduled: the replacement job sends it.
            when l.status = 'scheduled' and l.scheduled_at > a.at + interval '1 second' then 'rescheduled'
+           -- A paused account's mail waits, marked held, until a resume gives it a new job (issue 31).
+           when acc.sending_status = 'paused' then 'held'
       end as skip,
       case when k.revoked_at is not null then 'api_key_revoked'
            when k.expires_at <= a.at then 'api_key_expired'
@@ -190,6 +198,7 @@ begin
     from unnest(v_locked) as l
     join asked a on a.id = l.id
     join api_keys k on k.key_id = l.api_key_id
+    left join accounts acc on acc.account = l.account
     -- Recipients still to be served: all of them on a first attempt, as accept decided them (bare,
     -- lower-cased, each once, in header order). Why and since when each dropped one is suppressed goes to
     -- the timeline (the log shows it).
@@ -215,6 +224,11 @@ begin
     from decided d
     where e.id = d.id and e.id = any(p_email_ids) and d.skip is null
     returning e.id, e
+  ),
+  held as (
+    update emails e set held_at = coalesce(e.held_at, now())
+    from decided d
+    where e.id = d.id and e.id = any(p_email_ids) and d.skip = 'held'
   )
   select array_agg(d.id order by d.id),
          array_agg(case when d.skip is not null then 'skip' when d.failure is not null then 'failed' else 'send' end
@@ -257,6 +271,47 @@ begin
         from unnest(p_email_ids) with ordinality as v(id, n)) as u
   left join unnest(v_ids) with ordinality as x(id, i) on x.id = u.id
   order by u.n;
+end
+$$;
+
+--
+-- Name: mailroom_count_account_sends(text, integer, timestamp with time zone, integer, integer); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_count_account_sends(p_account text, p_sent integer, p_now timestamp with time zone, p_per_second integer, p_per_day integer) RETURNS TABLE(verdict text, used integer, window_start timestamp with time zone)
+    LANGUAGE plpgsql
+    AS $$
+declare
+  v_second timestamptz := date_trunc('second', p_now);
+  v_day timestamptz := date_trunc('day', p_now at time zone 'UTC') at time zone 'UTC';
+  v_second_sent integer := 0;
+  v_day_sent integer := 0;
+begin
+  if p_per_second is not null then
+    insert into account_send_counters as c (account, period, window_start, sent)
+    values (p_account, 'second', v_second, 0) on conflict do nothing;
+    select c.sent into v_second_sent from account_send_counters c
+    where c.account = p_account and c.period = 'second' and c.window_start = v_second for update;
+  end if;
+  if p_per_day is not null then
+    insert into account_send_counters as c (account, period, window_start, sent)
+    values (p_account, 'day', v_day, 0) on conflict do nothing;
+    select c.sent into v_day_sent from account_send_counters c
+    where c.account = p_account and c.period = 'day' and c.window_start = v_day for update;
+  end if;
+  if p_per_second is not null and v_second_sent + p_sent > p_per_second then
+    return query select 'second', v_second_sent, v_second;
+    return;
+  end if;
+  if p_per_day is not null and v_day_sent + p_sent > p_per_day then
+    return query select 'day', v_day_sent, v_day;
+    return;
+  end if;
+  update account_send_counters c set sent = c.sent + p_sent
+  where c.account = p_account
+    and ((c.period = 'second' and c.window_start = v_second and p_per_second is not null)
+      or (c.period = 'day' and c.window_start = v_day and p_per_day is not null));
+  return query select 'ok', v_day_sent + p_sent, v_day;
 end
 $$;
 
@@ -488,6 +543,29 @@ end
 $$;
 
 --
+-- Name: mailroom_release_held_emails(text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_release_held_emails(p_account text) RETURNS integer
+    LANGUAGE plpgsql
+    AS $$
+declare
+  v_ids uuid[];
+begin
+  with released as (
+    update emails set held_at = null, updated_at = now()
+    where account = p_account and held_at is not null
+    returning id
+  )
+  select coalesce(array_agg(id order by id), '{}') into v_ids from released;
+  perform mailroom_enqueue_deliver(v_ids, array_fill(now(), array[cardinality(v_ids)]),
+                                   array_fill(null::jsonb, array[cardinality(v_ids)]),
+                                   array_fill(true, array[cardinality(v_ids)]));
+  return cardinality(v_ids);
+end
+$$;
+
+--
 -- Name: mailroom_reschedule_email(uuid, timestamp with time zone, uuid, jsonb); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -502,6 +580,50 @@ begin
   perform mailroom_append_email_events(array[p_id], array[p_event_id], array[v_email.account],
                                        array['rescheduled'], array[p_detail], array[null::jsonb]);
   return next v_email;
+end
+$$;
+
+--
+-- Name: mailroom_roll_up_reputation(timestamp with time zone, interval, integer); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_roll_up_reputation(p_now timestamp with time zone, p_settle interval, p_max integer) RETURNS integer
+    LANGUAGE plpgsql
+    AS $$
+declare
+  v_state reputation_rollup;
+  v_to bigint;
+  v_read integer := 0;
+begin
+  insert into reputation_rollup (rolled_through, horizon, horizon_at)
+  values (0, coalesce((select max(id) from email_events), 0), p_now) on conflict do nothing;
+  select * into v_state from reputation_rollup for update;
+  if v_state.horizon_at <= p_now - p_settle and v_state.horizon > v_state.rolled_through then
+    v_to := least(v_state.horizon, v_state.rolled_through + p_max);
+    insert into reputation_counters as c (account, domain, hour, sent, delivered, bounced, complained)
+    select m.account, lower(split_part(m.from_address, '@', 2)), date_trunc('hour', ev.at),
+           count(*) filter (where ev.type = 'delivered'
+                              or (ev.type = 'bounced' and coalesce((ev.detail->>'later')::boolean, false) = false)),
+           count(*) filter (where ev.type = 'delivered'),
+           count(*) filter (where ev.type = 'bounced'),
+           count(*) filter (where ev.type = 'complained')
+    from email_events ev
+    join emails m on m.id = ev.email_id
+    where ev.id > v_state.rolled_through and ev.id <= v_to and ev.type in ('delivered', 'bounced', 'complained')
+    group by 1, 2, 3
+    on conflict (account, domain, hour) do update
+      set sent = c.sent + excluded.sent, delivered = c.delivered + excluded.delivered, bounced = c.bounced + excluded.bounced,
+          complained = c.complained + excluded.complained;
+    v_read := v_to - v_state.rolled_through;
+    update reputation_rollup set rolled_through = v_to;
+    v_state.rolled_through := v_to;
+  end if;
+  -- Caught up with the horizon: note the next one, to be read once it has settled.
+  if v_state.rolled_through >= v_state.horizon then
+    update reputation_rollup
+    set horizon = greatest(v_state.horizon, coalesce((select max(id) from email_events), 0)), horizon_at = p_now;
+  end if;
+  return v_read;
 end
 $$;
 
@@ -749,6 +871,18 @@ end;
 $$;
 
 --
+-- Name: account_send_counters; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.account_send_counters (
+    account text NOT NULL,
+    period text NOT NULL,
+    window_start timestamp with time zone NOT NULL,
+    sent integer NOT NULL,
+    CONSTRAINT account_send_counters_period_check CHECK ((period = ANY (ARRAY['second'::text, 'day'::text])))
+);
+
+--
 -- Name: accounts; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -763,9 +897,18 @@ CREATE TABLE public.accounts (
     rate_limit_per_second integer,
     daily_send_limit integer,
     retention_days integer,
+    emails_per_second integer,
+    batch_size integer,
+    allowed_categories text[],
+    reputation jsonb,
+    policy text,
+    resumed_at timestamp with time zone,
+    resumed_by text,
     CONSTRAINT accounts_account_check CHECK ((account ~ '^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$'::text)),
+    CONSTRAINT accounts_batch_size_check CHECK ((batch_size > 0)),
     CONSTRAINT accounts_check CHECK (((sending_status = 'paused'::text) = (paused_at IS NOT NULL))),
     CONSTRAINT accounts_daily_send_limit_check CHECK ((daily_send_limit >= 0)),
+    CONSTRAINT accounts_emails_per_second_check CHECK ((emails_per_second > 0)),
     CONSTRAINT accounts_rate_limit_per_second_check CHECK ((rate_limit_per_second >= 0)),
     CONSTRAINT accounts_retention_days_check CHECK ((retention_days >= 0)),
     CONSTRAINT accounts_sending_status_check CHECK ((sending_status = ANY (ARRAY['active'::text, 'paused'::text])))
@@ -1024,6 +1167,49 @@ CREATE UNLOGGED TABLE public.rate_limit_counters (
 );
 
 --
+-- Name: reputation_counters; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.reputation_counters (
+    account text NOT NULL,
+    domain text NOT NULL,
+    hour timestamp with time zone NOT NULL,
+    sent integer DEFAULT 0 NOT NULL,
+    delivered integer DEFAULT 0 NOT NULL,
+    bounced integer DEFAULT 0 NOT NULL,
+    complained integer DEFAULT 0 NOT NULL
+);
+
+--
+-- Name: reputation_rates; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.reputation_rates (
+    account text NOT NULL,
+    domain text NOT NULL,
+    window_hours integer NOT NULL,
+    sent integer NOT NULL,
+    bounced integer NOT NULL,
+    complained integer NOT NULL,
+    level text NOT NULL,
+    computed_at timestamp with time zone NOT NULL,
+    CONSTRAINT reputation_rates_level_check CHECK ((level = ANY (ARRAY['ok'::text, 'low_volume'::text, 'warn'::text, 'pause'::text]))),
+    CONSTRAINT reputation_rates_window_hours_check CHECK ((window_hours = ANY (ARRAY[24, 168])))
+);
+
+--
+-- Name: reputation_rollup; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.reputation_rollup (
+    singleton boolean DEFAULT true NOT NULL,
+    rolled_through bigint NOT NULL,
+    horizon bigint NOT NULL,
+    horizon_at timestamp with time zone NOT NULL,
+    CONSTRAINT reputation_rollup_singleton_check CHECK (singleton)
+);
+
+--
 -- Name: retired_dkim_selectors; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1253,6 +1439,13 @@ CREATE TABLE public.worker_heartbeats (
 );
 
 --
+-- Name: account_send_counters account_send_counters_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.account_send_counters
+    ADD CONSTRAINT account_send_counters_pkey PRIMARY KEY (account, period, window_start);
+
+--
 -- Name: accounts accounts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1377,6 +1570,27 @@ ALTER TABLE ONLY public.operator_bindings
 
 ALTER TABLE ONLY public.rate_limit_counters
     ADD CONSTRAINT rate_limit_counters_pkey PRIMARY KEY (bucket, window_start);
+
+--
+-- Name: reputation_counters reputation_counters_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.reputation_counters
+    ADD CONSTRAINT reputation_counters_pkey PRIMARY KEY (account, domain, hour);
+
+--
+-- Name: reputation_rates reputation_rates_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.reputation_rates
+    ADD CONSTRAINT reputation_rates_pkey PRIMARY KEY (account, domain, window_hours);
+
+--
+-- Name: reputation_rollup reputation_rollup_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.reputation_rollup
+    ADD CONSTRAINT reputation_rollup_pkey PRIMARY KEY (singleton);
 
 --
 -- Name: retired_dkim_selectors retired_dkim_selectors_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1555,6 +1769,12 @@ CREATE INDEX emails_account_id ON public.emails USING btree (account, id DESC);
 --
 
 CREATE INDEX emails_account_status_id ON public.emails USING btree (account, status, id DESC);
+
+--
+-- Name: emails_held; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX emails_held ON public.emails USING btree (account) WHERE (held_at IS NOT NULL);
 
 --
 -- Name: emails_key_unsent; Type: INDEX; Schema: public; Owner: -

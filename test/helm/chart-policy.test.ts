@@ -214,7 +214,7 @@ describe("RBAC", () => {
       `Role/${FULL}-operator-leader-election`,
     ]);
     // The calls operator/src makes: update this list together with the operator's code.
-    const kinds = ["apikeys", "sendingdomains", "templates", "webhookendpoints"];
+    const kinds = ["apikeys", "sendingdomains", "templates", "webhookendpoints", "accountpolicies"];
     expect(findManifest(manifests, "ClusterRole", `${FULL}-${NAMESPACE}-operator`).rules).toEqual([
       { apiGroups: ["mailroom.dev"], resources: kinds, verbs: ["get", "list", "watch", "patch"] },
       { apiGroups: ["mailroom.dev"], resources: kinds.map((k) => `${k}/status`), verbs: ["patch"] },

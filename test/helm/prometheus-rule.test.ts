@@ -9,6 +9,7 @@ import {
   createWorkerMetrics,
   observeDatabaseState,
   observePool,
+  observeTenants,
 } from "@mailroom/core/telemetry";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
@@ -52,6 +53,7 @@ function exportedSeries(): Set<string> {
   createWorkerMetrics(registry);
   observePool(registry, { totalCount: 0, idleCount: 0, waitingCount: 0 }, 1);
   observeDatabaseState(registry, { query: () => Promise.reject(new Error("not read")) } as never);
+  observeTenants(registry, { query: () => Promise.reject(new Error("not read")) } as never);
   createOperatorMetrics(registry);
   return new Set(registry.getMetricsAsArray().map((m) => m.name));
 }
@@ -87,7 +89,7 @@ describe("PrometheusRule and Grafana dashboard", () => {
       await writeFile(path.join(dir, "rules.yaml"), stringify(rule.spec));
       await copyFile(PROMTOOL_TESTS, path.join(dir, "alerts.test.yaml"));
       const check = await promtool(["check", "rules", "rules.yaml"], dir);
-      expect(check.output).toContain("SUCCESS: 9 rules found");
+      expect(check.output).toContain("SUCCESS: 12 rules found");
       expect(check.code).toBe(0);
       const test = await promtool(["test", "rules", "alerts.test.yaml"], dir);
       expect(test.output).toContain("SUCCESS");
@@ -122,7 +124,7 @@ describe("PrometheusRule and Grafana dashboard", () => {
     const rules = (
       rule.spec.groups as Array<{ rules: Array<{ alert: string; annotations: { runbook: string } }> }>
     ).flatMap((g) => g.rules);
-    expect(rules).toHaveLength(9);
+    expect(rules).toHaveLength(12);
     const index = await readFile(path.join(REPO_ROOT, "docs/runbooks/README.md"), "utf8");
     for (const r of rules) {
       const file = r.annotations.runbook.split(" ")[0] ?? "";

@@ -4,6 +4,7 @@ import type { WorkerDeps } from "./deps.ts";
 import { startHeartbeat } from "./heartbeat.ts";
 import { type Lane, startLane } from "./lane.ts";
 import { makeDeliverTask } from "./tasks/deliver.ts";
+import { makeGuardReputationTask } from "./tasks/guard-reputation.ts";
 import { makeProcessReportTask } from "./tasks/process-report.ts";
 import { makePurgeTask } from "./tasks/purge.ts";
 import { makeRecheckDomainsTask } from "./tasks/recheck-domains.ts";
@@ -76,6 +77,7 @@ export async function startWorker(
             purge_expired: makePurgeTask(deps),
             recheck_domains: makeRecheckDomainsTask(deps),
             rotate_dkim: makeRotateDkimTask(deps),
+            guard_reputation: makeGuardReputationTask(deps),
             ...webhooks.taskList,
           } satisfies LaneTasks<"background">,
         },

@@ -21,6 +21,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's sending state, limits, usage and bounce and complaint rates
+         * @description The account's sending state, limits, usage and bounce and complaint rates
+         */
+        get: operations["getAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a paused account: new sends are accepted and held mail leaves
+         * @description Resume a paused account: new sends are accepted and held mail leaves
+         */
+        post: operations["resumeAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/send": {
         parameters: {
             query?: never;
@@ -899,6 +939,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "account.paused": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The account.paused event
+         * @description Sent to every enabled endpoint subscribed to `account.paused`; retried with backoff until a 2xx.
+         */
+        post: operations["onAccountPaused"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "account.resumed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The account.resumed event
+         * @description Sent to every enabled endpoint subscribed to `account.resumed`; retried with backoff until a 2xx.
+         */
+        post: operations["onAccountResumed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -907,7 +987,7 @@ export interface components {
              * @description Machine-readable code
              * @enum {string}
              */
-            error: "missing_api_key" | "invalid_api_key" | "api_key_revoked" | "api_key_expired" | "insufficient_scope" | "validation_error" | "invalid_idempotency_key" | "idempotency_key_mismatch" | "not_found" | "conflict" | "managed_by_operator" | "domain_not_verified" | "template_render_error" | "rate_limit_exceeded" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "request_timeout" | "https_required" | "service_unavailable" | "internal_error";
+            error: "missing_api_key" | "invalid_api_key" | "api_key_revoked" | "api_key_expired" | "insufficient_scope" | "validation_error" | "invalid_idempotency_key" | "idempotency_key_mismatch" | "not_found" | "conflict" | "managed_by_operator" | "domain_not_verified" | "template_render_error" | "rate_limit_exceeded" | "quota_exceeded" | "sending_paused" | "category_not_allowed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "request_timeout" | "https_required" | "service_unavailable" | "internal_error";
             /** @description What went wrong and what to do next */
             message: string;
         };
@@ -1230,6 +1310,20 @@ export interface components {
                  */
                 since: string;
             }[];
+            /** @description Bounce and complaint rates of the domain's mail over 24 h and 168 h (the reputation guard's, updated every minute); receivers' complaint lines are 0.1 % and 0.3 %; empty before the domain sent mail */
+            reputation: {
+                windowHours: number;
+                sent: number;
+                bounced: number;
+                complained: number;
+                bounceRate: number | null;
+                complaintRate: number | null;
+                /**
+                 * @description Against the account's thresholds; low_volume: under the minimum volume, not judged
+                 * @enum {string}
+                 */
+                level: "ok" | "low_volume" | "warn" | "pause";
+            }[];
         };
         Suppression: {
             /** @description Lower-cased recipient address */
@@ -1355,6 +1449,15 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description The account's sending was paused (by its reputation guard or by hand: `reason`) or resumed (`released`: the held emails given back to delivery) */
+        AccountEventData: {
+            account: string;
+            by: string;
+            reason?: string | null;
+            released?: number;
+        } & {
+            [key: string]: unknown;
+        };
         DkimSelector: {
             selector: string;
             /** @enum {string} */
@@ -1437,7 +1540,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`, or `https_required` for plain HTTP */
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed) or `category_not_allowed` (the account's policy); not retryable */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1449,7 +1552,282 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`; retry after `Retry-After` seconds */
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: the details are in the server's log, under the X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: the database is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        account: string;
+                        /**
+                         * @description `paused`: new sends answer 403 `sending_paused`; accepted mail is held until a resume
+                         * @enum {string}
+                         */
+                        sendingStatus: "active" | "paused";
+                        /** @description Who paused the account's sending, when and why; null while it is active */
+                        paused: {
+                            /** Format: date-time */
+                            at: string;
+                            by: string | null;
+                            reason: string | null;
+                        } | null;
+                        /** @description The last resume: who and when */
+                        resumed: {
+                            /** Format: date-time */
+                            at: string;
+                            by: string | null;
+                        } | null;
+                        /** @description The AccountPolicy (`namespace/name`) that sets the limits */
+                        policy: string | null;
+                        limits: {
+                            /** @description API requests per second (429 over it) */
+                            requestsPerSecond: number | null;
+                            /** @description Emails per second, both doors (429 over it) */
+                            emailsPerSecond: number | null;
+                            /** @description Emails per UTC day (429 `quota_exceeded` over it) */
+                            emailsPerDay: number | null;
+                            /** @description Emails per batch request */
+                            batchSize: number;
+                            allowedCategories: string[] | null;
+                            retentionDays?: number | null;
+                        };
+                        /** @description Emails counted against the quotas (counted only while the account has a quota) */
+                        usage: {
+                            emailsThisSecond: number;
+                            emailsToday: number;
+                            /** Format: date-time */
+                            dayResetsAt: string;
+                        };
+                        reputation: {
+                            thresholds: {
+                                minimumVolume: number;
+                                warnBounceRate: number;
+                                pauseBounceRate: number;
+                                warnComplaintRate: number;
+                                pauseComplaintRate: number;
+                            };
+                            /** @description Per window (24 h, 168 h): the whole account (`domain` empty) and each sending domain */
+                            rates: {
+                                domain: string;
+                                /** @description 24 or 168 */
+                                windowHours: number;
+                                sent: number;
+                                bounced: number;
+                                complained: number;
+                                bounceRate?: number | null;
+                                complaintRate?: number | null;
+                                /** @enum {string} */
+                                level: "ok" | "low_volume" | "warn" | "pause";
+                            }[];
+                            /** Format: date-time */
+                            computedAt: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description `validation_error` (the message names the field) or `invalid_idempotency_key` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key`, `api_key_revoked` or `api_key_expired` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed) or `category_not_allowed` (the account's policy); not retryable */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: the details are in the server's log, under the X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: the database is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resumeAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        account: string;
+                        /** @enum {string} */
+                        sendingStatus: "active";
+                        /** @description Held emails given back to delivery */
+                        released: number;
+                    };
+                };
+            };
+            /** @description `validation_error` (the message names the field) or `invalid_idempotency_key` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key`, `api_key_revoked` or `api_key_expired` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed) or `category_not_allowed` (the account's policy); not retryable */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict` (the resource's state forbids it) or `managed_by_operator` (change the CR) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1540,7 +1918,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`, or `https_required` for plain HTTP */
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed) or `category_not_allowed` (the account's policy); not retryable */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1600,7 +1978,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`; retry after `Retry-After` seconds */
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1691,7 +2069,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`, or `https_required` for plain HTTP */
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed) or `category_not_allowed` (the account's policy); not retryable */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1751,7 +2129,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`; retry after `Retry-After` seconds */
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1854,7 +2232,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`, or `https_required` for plain HTTP */
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed) or `category_not_allowed` (the account's policy); not retryable */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1866,7 +2244,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`; retry after `Retry-After` seconds */
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1953,7 +2331,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`, or `https_required` for plain HTTP */
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed) or `category_not_allowed` (the account's policy); not retryable */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1977,7 +2355,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`; retry after `Retry-After` seconds */
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2071,7 +2449,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`, or `https_required` for plain HTTP */
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed) or `category_not_allowed` (the account's policy); not retryable */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2131,7 +2509,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`; retry after `Retry-After` seconds */
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2218,7 +2596,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`, or `https_required` for plain HTTP */
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed) or `category_not_allowed` (the account's policy); not retryable */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2254,7 +2632,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`; retry after `Retry-After` seconds */
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2347,7 +2725,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`, or `https_required` for plain HTTP */
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed) or `category_not_allowed` (the account's policy); not retryable */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2359,7 +2737,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`; retry after `Retry-After` seconds */
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2462,7 +2840,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`, or `https_required` for plain HTTP */
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed) or `category_not_allowed` (the account's policy); not retryable */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2510,7 +2888,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`; retry after `Retry-After` seconds */
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2597,7 +2975,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`, or `https_required` for plain HTTP */
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed) or `category_not_allowed` (the account's policy); not retryable */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2621,7 +2999,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`; retry after `Retry-After` seconds */
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2706,7 +3084,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`, or `https_required` for plain HTTP */
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed) or `category_not_allowed` (the account's policy); not retryable */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2742,7 +3120,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`; retry after `Retry-After` seconds */
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2849,7 +3227,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`, or `https_required` for plain HTTP */
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed) or `category_not_allowed` (the account's policy); not retryable */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2909,7 +3287,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`; retry after `Retry-After` seconds */
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2997,7 +3375,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`, or `https_required` for plain HTTP */
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed) or `category_not_allowed` (the account's policy); not retryable */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3021,7 +3399,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`; retry after `Retry-After` seconds */
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3119,7 +3497,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`, or `https_required` for plain HTTP */
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed) or `category_not_allowed` (the account's policy); not retryable */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3179,7 +3557,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`; retry after `Retry-After` seconds */
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3265,7 +3643,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`, or `https_required` for plain HTTP */
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed) or `category_not_allowed` (the account's policy); not retryable */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3277,7 +3655,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`; retry after `Retry-After` seconds */
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3374,7 +3752,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`, or `https_required` for plain HTTP */
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed) or `category_not_allowed` (the account's policy); not retryable */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3422,7 +3800,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`; retry after `Retry-After` seconds */
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3509,7 +3887,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`, or `https_required` for plain HTTP */
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed) or `category_not_allowed` (the account's policy); not retryable */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3533,7 +3911,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`; retry after `Retry-After` seconds */
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3618,7 +3996,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`, or `https_required` for plain HTTP */
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed) or `category_not_allowed` (the account's policy); not retryable */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3654,7 +4032,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`; retry after `Retry-After` seconds */
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3750,7 +4128,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`, or `https_required` for plain HTTP */
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed) or `category_not_allowed` (the account's policy); not retryable */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3798,7 +4176,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`; retry after `Retry-After` seconds */
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3885,7 +4263,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`, or `https_required` for plain HTTP */
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed) or `category_not_allowed` (the account's policy); not retryable */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3921,7 +4299,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`; retry after `Retry-After` seconds */
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4018,7 +4396,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`, or `https_required` for plain HTTP */
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed) or `category_not_allowed` (the account's policy); not retryable */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4090,7 +4468,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`; retry after `Retry-After` seconds */
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4341,7 +4719,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`, or `https_required` for plain HTTP */
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed) or `category_not_allowed` (the account's policy); not retryable */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4353,7 +4731,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`; retry after `Retry-After` seconds */
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4458,7 +4836,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`, or `https_required` for plain HTTP */
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed) or `category_not_allowed` (the account's policy); not retryable */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4494,7 +4872,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`; retry after `Retry-After` seconds */
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4581,7 +4959,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`, or `https_required` for plain HTTP */
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed) or `category_not_allowed` (the account's policy); not retryable */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4605,7 +4983,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`; retry after `Retry-After` seconds */
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4690,7 +5068,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`, or `https_required` for plain HTTP */
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed) or `category_not_allowed` (the account's policy); not retryable */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4714,7 +5092,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`; retry after `Retry-After` seconds */
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4800,7 +5178,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`, or `https_required` for plain HTTP */
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed) or `category_not_allowed` (the account's policy); not retryable */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4812,7 +5190,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`; retry after `Retry-After` seconds */
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4865,7 +5243,7 @@ export interface operations {
                     /** @description https:// (or http://) receiver URL */
                     url: string;
                     /** @description Event types to send; empty or absent means all */
-                    events?: ("email.scheduled" | "email.queued" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed" | "email.canceled" | "email.complained" | "domain.verified" | "domain.failed" | "domain.dkim_rotation_started" | "domain.dkim_rotated" | "domain.dkim_key_withdrawn" | "domain.check_failed")[];
+                    events?: ("email.scheduled" | "email.queued" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed" | "email.canceled" | "email.complained" | "domain.verified" | "domain.failed" | "domain.dkim_rotation_started" | "domain.dkim_rotated" | "domain.dkim_key_withdrawn" | "domain.check_failed" | "account.paused" | "account.resumed")[];
                     description?: string | null;
                     enabled?: boolean;
                 };
@@ -4922,7 +5300,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`, or `https_required` for plain HTTP */
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed) or `category_not_allowed` (the account's policy); not retryable */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4958,7 +5336,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`; retry after `Retry-After` seconds */
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5045,7 +5423,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`, or `https_required` for plain HTTP */
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed) or `category_not_allowed` (the account's policy); not retryable */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5069,7 +5447,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`; retry after `Retry-After` seconds */
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5154,7 +5532,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`, or `https_required` for plain HTTP */
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed) or `category_not_allowed` (the account's policy); not retryable */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5190,7 +5568,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`; retry after `Retry-After` seconds */
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5246,7 +5624,7 @@ export interface operations {
                     /** @description https:// (or http://) receiver URL */
                     url?: string;
                     /** @description Event types to send; empty or absent means all */
-                    events?: ("email.scheduled" | "email.queued" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed" | "email.canceled" | "email.complained" | "domain.verified" | "domain.failed" | "domain.dkim_rotation_started" | "domain.dkim_rotated" | "domain.dkim_key_withdrawn" | "domain.check_failed")[];
+                    events?: ("email.scheduled" | "email.queued" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed" | "email.canceled" | "email.complained" | "domain.verified" | "domain.failed" | "domain.dkim_rotation_started" | "domain.dkim_rotated" | "domain.dkim_key_withdrawn" | "domain.check_failed" | "account.paused" | "account.resumed")[];
                     description?: string | null;
                     enabled?: boolean;
                 };
@@ -5288,7 +5666,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`, or `https_required` for plain HTTP */
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed) or `category_not_allowed` (the account's policy); not retryable */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5348,7 +5726,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`; retry after `Retry-After` seconds */
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5447,7 +5825,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`, or `https_required` for plain HTTP */
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed) or `category_not_allowed` (the account's policy); not retryable */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5507,7 +5885,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`; retry after `Retry-After` seconds */
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5604,7 +5982,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`, or `https_required` for plain HTTP */
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed) or `category_not_allowed` (the account's policy); not retryable */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5628,7 +6006,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`; retry after `Retry-After` seconds */
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5715,7 +6093,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`, or `https_required` for plain HTTP */
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed) or `category_not_allowed` (the account's policy); not retryable */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5739,7 +6117,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`; retry after `Retry-After` seconds */
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5826,7 +6204,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `insufficient_scope`, or `https_required` for plain HTTP */
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed) or `category_not_allowed` (the account's policy); not retryable */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5862,7 +6240,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`; retry after `Retry-After` seconds */
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7347,6 +7725,90 @@ export interface operations {
                     /** Format: date-time */
                     timestamp: string;
                     data: components["schemas"]["DomainCheckEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: the delivery succeeded */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer) is retried with backoff; a long failure disables the endpoint */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onAccountPaused: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every retry, so a receiver can drop duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse ones far from now */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures, one per active `whsec_` secret of the endpoint */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "account.paused";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: components["schemas"]["AccountEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received: the delivery succeeded */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer) is retried with backoff; a long failure disables the endpoint */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onAccountResumed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every retry, so a receiver can drop duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse ones far from now */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures, one per active `whsec_` secret of the endpoint */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "account.resumed";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: components["schemas"]["AccountEventData"];
                 };
             };
         };

@@ -27,6 +27,12 @@ export const TAGS = [
   { name: "Webhooks", description: "Endpoints that receive signed events (scope `webhooks`)." },
   { name: "Keys", description: "The API key making the request (any valid key, no scope needed)." },
   {
+    name: "Account",
+    description:
+      "The key's account: sending state, limits, quota usage and reputation (any valid key); resume (scope " +
+      "`domains`).",
+  },
+  {
     name: "Dev inbox",
     description:
       "Mail a local run (`mailroom run`) captured instead of delivering (scope `send`); absent elsewhere.",
@@ -101,6 +107,8 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   },
   "GET /v1/domains/:domain/dmarc": { operationId: "getDomainDmarc", tag: "Domains", errors: [404] },
   "GET /v1/key": { operationId: "getCallingKey", tag: "Keys", errors: [] },
+  "GET /v1/account": { operationId: "getAccount", tag: "Account", errors: [] },
+  "POST /v1/account/resume": { operationId: "resumeAccount", tag: "Account", errors: [409] },
   "GET /v1/suppressions": { operationId: "listSuppressions", tag: "Suppressions", errors: [] },
   "POST /v1/suppressions": {
     operationId: "addSuppression",

@@ -31,13 +31,21 @@ type HeaderName = keyof typeof RESPONSE_HEADERS;
 const ERROR_DESCRIPTIONS: Record<number, [string, HeaderName[]]> = {
   400: ["`validation_error` (the message names the field) or `invalid_idempotency_key`", []],
   401: ["`missing_api_key`, `invalid_api_key`, `api_key_revoked` or `api_key_expired`", ["WWW-Authenticate"]],
-  403: ["`insufficient_scope`, or `https_required` for plain HTTP", []],
+  403: [
+    "`insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed) " +
+      "or `category_not_allowed` (the account's policy); not retryable",
+    [],
+  ],
   404: ["`not_found`: no such resource in this account", []],
   409: ["`conflict` (the resource's state forbids it) or `managed_by_operator` (change the CR)", []],
   413: ["`payload_too_large`: the body is larger than allowed", []],
   415: ["`unsupported_media_type`: send the body as `Content-Type: application/json`", []],
   422: ["`idempotency_key_mismatch`, `domain_not_verified` or `template_render_error`; not retryable", []],
-  429: ["`rate_limit_exceeded`; retry after `Retry-After` seconds", ["Retry-After"]],
+  429: [
+    "`rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the " +
+      "UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey",
+    ["Retry-After"],
+  ],
   500: ["`internal_error`: the details are in the server's log, under the X-Request-Id", []],
   503: [
     "`service_unavailable`: the database is unreachable; retry after `Retry-After` seconds",

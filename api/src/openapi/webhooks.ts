@@ -76,6 +76,20 @@ export const webhookComponents = {
       reason: { type: ["string", "null"] },
     },
   },
+  AccountEventData: {
+    type: "object",
+    required: ["account", "by"],
+    additionalProperties: true,
+    description:
+      "The account's sending was paused (by its reputation guard or by hand: `reason`) or resumed (`released`: " +
+      "the held emails given back to delivery)",
+    properties: {
+      account: { type: "string" },
+      by: { type: "string" },
+      reason: { type: ["string", "null"] },
+      released: { type: "integer" },
+    },
+  },
   DkimSelector: {
     type: "object",
     required: ["selector", "algorithm"],
@@ -86,11 +100,13 @@ export const webhookComponents = {
 function eventOperation(type: (typeof WEBHOOK_EVENT_TYPES)[number]) {
   const kind = type.startsWith("email.")
     ? "Email"
-    : type.startsWith("domain.dkim_")
-      ? "DkimRotation"
-      : type === "domain.check_failed"
-        ? "DomainCheck"
-        : "Domain";
+    : type.startsWith("account.")
+      ? "Account"
+      : type.startsWith("domain.dkim_")
+        ? "DkimRotation"
+        : type === "domain.check_failed"
+          ? "DomainCheck"
+          : "Domain";
   const operationId = `on${type
     .split(".")
     .map((part) => part[0]?.toUpperCase() + part.slice(1))

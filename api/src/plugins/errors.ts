@@ -26,6 +26,9 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   domain_not_verified: 422,
   template_render_error: 422,
   rate_limit_exceeded: 429,
+  quota_exceeded: 429,
+  sending_paused: 403,
+  category_not_allowed: 403,
   service_unavailable: 503,
   internal_error: 500,
 };
@@ -37,6 +40,7 @@ export function sendError(reply: FastifyReply, error: MailroomError): FastifyRep
   const status = STATUS_BY_CODE[error.code];
   if (status === 401) reply.header("www-authenticate", 'Bearer realm="mailroom"');
   if (error.code === "service_unavailable") reply.header("retry-after", String(RETRY_AFTER_UNAVAILABLE));
+  if (error.retryAfterSeconds !== undefined) reply.header("retry-after", String(error.retryAfterSeconds));
   // Messages may name what the client sent (a path segment): a key pasted there is not echoed back, as the
   // log does not write it (the same redaction, which keeps only the key id the spec calls safe to log).
   return reply

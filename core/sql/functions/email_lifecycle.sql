@@ -1,35 +1,16 @@
 -- The email lifecycle, the state machine of one email from accept to its last attempt, in one file because
 -- its functions are only read together (ADR 0003). TypeScript decides (recipients, outcome, retry time,
 -- which emails a revocation fails); these functions write what was decided, set-based. With the insert of
--- core/src/emails/accept.ts they are the only writers of `emails` and `email_events`.
+-- core/src/emails/accept.ts they are the only writers of `emails` and `email_events`, with
+-- mailroom_release_held_emails (a paused account's held mail, released on resume) and the one writer of
+-- `deliver` jobs, mailroom_enqueue_deliver, each in a file of its own.
 --
 --   accept (accept.ts) ─→ queued|scheduled ─→ mailroom_claim_emails ─→ sending ─→ mailroom_record_attempts
 --     ─→ delivered | deferred (retry: mailroom_enqueue_deliver) | bounced | failed
+--   (a paused account's mail is held by the claim until mailroom_release_held_emails)
 --   mailroom_cancel_email, mailroom_reschedule_email, mailroom_fail_emails (revocation) and
 --   mailroom_set_recipient_results (a later bounce report) change an email outside that path.
 -- Every transition appends its timeline event through mailroom_append_email_events.
-
--- The one writer of `deliver` jobs (payload: DeliverPayload in core/src/jobs): the accept statement, the
--- record of a deferred attempt and a reschedule all add them here. A keyed job (`deliver:<email id>`:
--- scheduled sends and retries, which cancel removes and reschedule moves) replaces the email's waiting one;
--- unkeyed jobs cost graphile-worker no key pass. Inputs are parallel arrays, in the order to add.
-create or replace function mailroom_enqueue_deliver(
-  p_email_ids uuid[], p_run_at timestamptz[], p_traces jsonb[], p_keyed boolean[]
-) returns void language plpgsql set plan_cache_mode = force_generic_plan as $$
-begin
-  if cardinality(p_email_ids) > 0 then
-    perform graphile_worker.add_jobs(array(
-      select row('deliver',
-                 case when u.trace is null then json_build_object('emailId', u.id)
-                      else json_build_object('emailId', u.id, 'trace', u.trace) end,
-                 null, u.run_at, null, case when u.keyed then 'deliver:' || u.id end, null, null
-                )::graphile_worker.job_spec
-      from unnest(p_email_ids, p_run_at, p_traces, p_keyed) with ordinality as u(id, run_at, trace, keyed, n)
-      order by u.n
-    ));
-  end if;
-end
-$$;
 
 -- The data of an `email.*` webhook event. One shape everywhere (accept, delivery, cancel, revocation).
 create or replace function mailroom_email_event_data(
@@ -87,7 +68,7 @@ $$;
 -- here; a later one waits and then finds it `sending`, i.e. gone. Suppressed recipients are dropped; if none
 -- is left the email fails with `suppressed`. A `sending` email is claimed again: its worker died
 -- mid-handover. An email asked for twice in one call is claimed once; the repeat is skipped. Outcomes:
--- ('send', null, <has attachments>, <the email, now sending>), ('skip', <status|missing|rescheduled>, …),
+-- ('send', null, <has attachments>, <the email, now sending>), ('skip', <status|missing|rescheduled|held>, …),
 -- ('failed', <reason>, …). Plans are generic and index-only (ADR 0008): made once per session, they must
 -- not keep a scan chosen while the tables were small.
 drop function if exists mailroom_claim_email(uuid, timestamptz, uuid);
@@ -109,6 +90,11 @@ begin
   perform 1 from api_keys k
   where k.key_id = any(array(select e.api_key_id from emails e where e.id = any(p_email_ids)))
   order by k.key_id for share;
+  -- The accounts next (share, in name order): a resume updates the account's row and then releases its held
+  -- mail, so an email this claim holds is either seen by that release or claimed after the resume.
+  perform 1 from accounts a
+  where a.account = any(array(select e.account from emails e where e.id = any(p_email_ids)))
+  order by a.account for share;
   v_locked := array(select e from emails e where e.id = any(p_email_ids) order by e.id for update);
   with asked as (
     select distinct on (u.id) u.id, u.at, u.event_id
@@ -120,6 +106,8 @@ begin
       case when l.status not in ('scheduled', 'queued', 'deferred', 'sending') then l.status
            -- A job that was already running when its email was rescheduled: the replacement job sends it.
            when l.status = 'scheduled' and l.scheduled_at > a.at + interval '1 second' then 'rescheduled'
+           -- A paused account's mail waits, marked held, until a resume gives it a new job (issue 31).
+           when acc.sending_status = 'paused' then 'held'
       end as skip,
       case when k.revoked_at is not null then 'api_key_revoked'
            when k.expires_at <= a.at then 'api_key_expired'
@@ -128,6 +116,7 @@ begin
     from unnest(v_locked) as l
     join asked a on a.id = l.id
     join api_keys k on k.key_id = l.api_key_id
+    left join accounts acc on acc.account = l.account
     -- Recipients still to be served: all of them on a first attempt, as accept decided them (bare,
     -- lower-cased, each once, in header order). Why and since when each dropped one is suppressed goes to
     -- the timeline (the log shows it).
@@ -153,6 +142,11 @@ begin
     from decided d
     where e.id = d.id and e.id = any(p_email_ids) and d.skip is null
     returning e.id, e
+  ),
+  held as (
+    update emails e set held_at = coalesce(e.held_at, now())
+    from decided d
+    where e.id = d.id and e.id = any(p_email_ids) and d.skip = 'held'
   )
   select array_agg(d.id order by d.id),
          array_agg(case when d.skip is not null then 'skip' when d.failure is not null then 'failed' else 'send' end

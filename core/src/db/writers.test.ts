@@ -38,6 +38,7 @@ describe("one writer per table", () => {
       "email_lifecycle.sql: mailroom_record_attempts",
       "email_lifecycle.sql: mailroom_reschedule_email",
       "email_lifecycle.sql: mailroom_set_recipient_results",
+      "mailroom_release_held_emails.sql: mailroom_release_held_emails",
     ]);
   });
 

@@ -1,3 +1,4 @@
+import type { ReputationLevel } from "../reputation/thresholds.ts";
 import { splitTxtValue } from "./dkim.ts";
 import type {
   CheckName,
@@ -23,6 +24,9 @@ export const DOMAIN_SELECT = `
         'checked_at', c.checked_at, 'since', c.since)
         order by array_position(array['SPF', 'DKIM', 'DMARC', 'BounceMX', 'ReverseDNS', 'TLS'], c.name))
       from domain_checks c where c.domain_id = d.id), '[]') as checks,
+    coalesce((select json_agg(json_build_object('window_hours', q.window_hours, 'sent', q.sent,
+        'bounced', q.bounced, 'complained', q.complained, 'level', q.level) order by q.window_hours)
+      from reputation_rates q where q.account = d.account and q.domain = d.name), '[]') as reputation,
     coalesce((select json_agg(json_build_object('purpose', r.purpose, 'type', r.type, 'name', r.name,
         'value', r.value, 'required', r.required, 'status', r.status, 'reason', r.reason,
         'last_checked_at', r.last_checked_at)
@@ -55,6 +59,13 @@ export interface DomainRow {
     withdraw_at: string | null;
   }[];
   checks: { name: CheckName; status: CheckStatus; reason: string; checked_at: string; since: string }[];
+  reputation: {
+    window_hours: number;
+    sent: number;
+    bounced: number;
+    complained: number;
+    level: ReputationLevel;
+  }[];
   records: {
     purpose: RecordPurpose;
     type: RecordType;
@@ -110,6 +121,15 @@ export function toDomainRecord(row: DomainRow): DomainRecord {
       reason: c.reason,
       checkedAt: new Date(c.checked_at),
       since: new Date(c.since),
+    })),
+    reputation: row.reputation.map((r) => ({
+      windowHours: r.window_hours,
+      sent: r.sent,
+      bounced: r.bounced,
+      complained: r.complained,
+      bounceRate: r.sent > 0 ? r.bounced / r.sent : null,
+      complaintRate: r.sent > 0 ? r.complained / r.sent : null,
+      level: r.level,
     })),
     dkimRotation: {
       intervalDays: row.dkim_rotation_interval_days,

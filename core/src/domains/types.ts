@@ -1,3 +1,4 @@
+import type { ReputationLevel } from "../reputation/thresholds.ts";
 export const VERIFICATION_STATUSES = ["pending", "verified", "failed", "temporary_failure"] as const;
 export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
 
@@ -94,5 +95,15 @@ export interface DomainRecord {
   dkimRotation: DkimRotationInfo;
   /** The latest compliance checks, in CHECK_NAMES order; empty until the first verification. */
   checks: DomainCheck[];
+  /** The reputation guard's latest 24 h and 168 h rates of mail sent from this domain (issue 29 item 4). */
+  reputation: {
+    windowHours: number;
+    sent: number;
+    bounced: number;
+    complained: number;
+    bounceRate: number | null;
+    complaintRate: number | null;
+    level: ReputationLevel;
+  }[];
   records: DnsRecordState[];
 }

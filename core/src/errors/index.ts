@@ -17,6 +17,12 @@ export const ERROR_CODES = [
   "domain_not_verified",
   "template_render_error",
   "rate_limit_exceeded",
+  // The account's per-day quota is spent until the UTC day ends (issue 31); per-second is rate_limit_exceeded.
+  "quota_exceeded",
+  // The account is paused (by its reputation guard or by hand) until it is resumed (issue 31).
+  "sending_paused",
+  // The account's policy does not allow the category (issue 31).
+  "category_not_allowed",
   "payload_too_large",
   "unsupported_media_type",
   "headers_too_large",
@@ -32,11 +38,18 @@ export class MailroomError extends Error {
   override name = "MailroomError";
   readonly code: ErrorCode;
   readonly retryable: boolean;
+  /** When retrying can succeed, the seconds to wait first (a quota's window): HTTP's `Retry-After`. */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: ErrorCode, message: string, options: { retryable?: boolean; cause?: unknown } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { retryable?: boolean; cause?: unknown; retryAfterSeconds?: number } = {},
+  ) {
     super(message, { cause: options.cause });
     this.code = code;
     this.retryable = options.retryable ?? false;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 

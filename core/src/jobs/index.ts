@@ -45,6 +45,7 @@ export interface JobPayloads {
   purge_expired: CronPayload;
   recheck_domains: CronPayload;
   rotate_dkim: CronPayload;
+  guard_reputation: CronPayload;
 }
 
 export type TaskName = keyof JobPayloads;
@@ -62,6 +63,7 @@ export const JOB_LANES = {
   purge_expired: "background",
   recheck_domains: "background",
   rotate_dkim: "background",
+  guard_reputation: "background",
 } as const satisfies Record<TaskName, "delivery" | "background">;
 
 export type LaneName = (typeof JOB_LANES)[TaskName];
@@ -80,6 +82,8 @@ export const PERIODIC_JOBS = {
   recheck_domains: "* * * * *",
   // Every minute: a rotate-now asked through the SendingDomain annotation starts within a minute.
   rotate_dkim: "* * * * *",
+  // Every minute: a complaint storm pauses its account within five minutes (issue 31, ADR 0052).
+  guard_reputation: "* * * * *",
 } as const satisfies Record<PeriodicTask, string>;
 
 /**

@@ -1,3 +1,5 @@
+import type { AccountRecord } from "../accounts/index.ts";
+import { checkAccountPolicy, countAccountSends } from "../accounts/index.ts";
 import type { Pool } from "../db/pool.ts";
 import { withTransaction } from "../db/pool.ts";
 import { createSenderAuthorizer } from "../domains/authorize.ts";
@@ -26,6 +28,11 @@ export interface SendDeps {
 /** What every item of one request (or one SMTP transaction) shares: its key, trace context and clock. */
 export interface SendContext {
   account: string;
+  /**
+   * The account's row as the door's authentication read it (ADR 0028): its state and quotas decide here,
+   * for both doors, before anything is accepted.
+   */
+  policy: AccountRecord;
   apiKeyId: string;
   trace?: Record<string, string> | undefined;
   now: Date;
@@ -64,8 +71,9 @@ export interface EmailSender {
 
 /**
  * The send use case shared by the HTTP routes and the SMTP submission server, so that both doors apply the
- * same from-domain rule, limits, idempotency and group commit. The caller answers only after the returned
- * promise resolves: the email is then durable in Postgres.
+ * same from-domain rule, account policy (paused, categories, batch size) and quotas (counted in Postgres,
+ * a batch's emails in its own transaction), limits, idempotency and group commit. The caller answers only
+ * after the returned promise resolves: the email is then durable in Postgres.
  */
 export function createEmailSender(deps: SendDeps): EmailSender {
   // One accept statement in flight, the next group gathering meanwhile, measured best (make bench: ~15 % more
@@ -98,8 +106,15 @@ export function createEmailSender(deps: SendDeps): EmailSender {
     return request(context, item);
   }
 
+  /** The account's policy and its quotas for one email outside a transaction (a single send, SMTP). */
+  async function admitOne(context: SendContext, item: AcceptItem): Promise<void> {
+    checkAccountPolicy(context.policy, { count: 1, categories: [item.draft.category], batch: false });
+    await countAccountSends(deps.pool, context.policy, 1, context.now);
+  }
+
   async function sendItem(context: SendContext, item: AcceptItem): Promise<AcceptResult> {
     await authorize(context.account, item.draft.fromAddress);
+    await admitOne(context, item);
     const result = await queue.accept(await request(context, item));
     accepted(result);
     return result;
@@ -108,19 +123,25 @@ export function createEmailSender(deps: SendDeps): EmailSender {
   return {
     sendItem,
     async send(context, body, headerKey) {
-      const result = await queue.accept(await toRequest(context, body, headerKey));
+      const item = await toRequest(context, body, headerKey);
+      await admitOne(context, item);
+      const result = await queue.accept(item);
       if (result.status === "idempotency_key_mismatch")
         throw new MailroomError("idempotency_key_mismatch", MISMATCH);
       accepted(result);
       return result;
     },
     async sendBatch(context, items, policy) {
+      // Paused, or over the account's batch size: the whole request is refused before any item is read.
+      checkAccountPolicy(context.policy, { count: items.length, categories: [], batch: true });
       const errors: BatchItemResult[] = [];
       const ready: { index: number; item: AcceptRequest }[] = [];
       for (const { index, body, error } of items) {
         try {
           if (error) throw error;
-          ready.push({ index, item: await toRequest(context, body as SendRequestBody) });
+          const item = await toRequest(context, body as SendRequestBody);
+          checkAccountPolicy(context.policy, { count: 1, categories: [item.draft.category], batch: false });
+          ready.push({ index, item });
         } catch (caught) {
           if (!isMailroomError(caught)) throw caught;
           if (policy === "strict") throw new MailroomError(caught.code, `[${index}].${caught.message}`);
@@ -133,6 +154,8 @@ export function createEmailSender(deps: SendDeps): EmailSender {
         }
       }
       const results = await withTransaction(deps.pool, async (client) => {
+        // The whole batch or none of it: counted in the accept's transaction, which a refusal rolls back.
+        await countAccountSends(client, context.policy, ready.length, context.now);
         const out = await acceptEmails(
           client,
           { hostname: deps.hostname },

@@ -12,6 +12,7 @@ export {
   type WorkerMetrics,
 } from "./metrics.ts";
 export { observeDatabaseState } from "./state-gauges.ts";
+export { observeTenants } from "./tenant-gauges.ts";
 export {
   injectTraceContext,
   startServerSpan,

@@ -149,6 +149,11 @@ export function createWorkerMetrics(registry: Registry = createProgramRegistry("
       labelNames: ["step"] as const,
       registers: [registry],
     }),
+    accountsPaused: new Counter({
+      name: "mailroom_accounts_paused_total",
+      help: "Accounts the reputation guard paused (a bounce or complaint rate reached its pause line).",
+      registers: [registry],
+    }),
     domainVerificationLost: new Counter({
       name: "mailroom_domain_verification_lost_total",
       help: "Verified domains that a recheck found no longer verified (a DNS record disappeared or changed).",

@@ -18,6 +18,9 @@ export const WEBHOOK_EVENT_TYPES = [
   "domain.dkim_key_withdrawn",
   // A compliance check (core/src/domains/checks) went from pass to fail.
   "domain.check_failed",
+  // The account's sending was paused (reputation guard or by hand) or resumed (core/src/accounts/pause.ts).
+  "account.paused",
+  "account.resumed",
 ] as const;
 
 export type EndpointManager = "api" | "operator";

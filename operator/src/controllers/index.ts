@@ -1,4 +1,5 @@
 import type { ControllerSet } from "../runtime/operator.ts";
+import { accountPolicyController } from "./account-policy/index.ts";
 import { apiKeyController } from "./api-key/index.ts";
 import { sendingDomainController } from "./sending-domain/index.ts";
 import { templateController } from "./template/index.ts";
@@ -6,6 +7,7 @@ import { webhookEndpointController } from "./webhook-endpoint/index.ts";
 
 /** Every kind's controller, as the operator runs them. */
 export const ALL_CONTROLLERS: ControllerSet = {
+  AccountPolicy: accountPolicyController,
   ApiKey: apiKeyController,
   SendingDomain: sendingDomainController,
   Template: templateController,

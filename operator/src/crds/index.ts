@@ -1,4 +1,5 @@
 import type { V1ObjectMeta } from "@kubernetes/client-node";
+import { type AccountPolicySpec, type AccountPolicyStatus, accountPolicyCrd } from "./account-policy.ts";
 import { type ApiKeySpec, type ApiKeyStatus, apiKeyCrd } from "./api-key.ts";
 import { API_VERSION, type CrdDefinition, GROUP, VERSION } from "./common.ts";
 import type { PrinterColumn, SchemaProps } from "./schema-types.ts";
@@ -14,7 +15,13 @@ export type { CrdDefinition };
 export { API_VERSION, GROUP, VERSION };
 
 /** Every Mailroom kind, in the order the generator writes them. */
-export const CRD_DEFINITIONS = [apiKeyCrd, sendingDomainCrd, templateCrd, webhookEndpointCrd] as const;
+export const CRD_DEFINITIONS = [
+  apiKeyCrd,
+  sendingDomainCrd,
+  templateCrd,
+  webhookEndpointCrd,
+  accountPolicyCrd,
+] as const;
 
 /** A custom resource as the API server returns it. */
 export interface CustomResource<K extends string, Spec, Status> {
@@ -34,8 +41,12 @@ export type Template = CustomResource<"Template", TemplateSpec, TemplateStatus>;
 /** WebhookEndpoint custom resource. */
 export type WebhookEndpoint = CustomResource<"WebhookEndpoint", WebhookEndpointSpec, WebhookEndpointStatus>;
 
+/** AccountPolicy custom resource. */
+export type AccountPolicy = CustomResource<"AccountPolicy", AccountPolicySpec, AccountPolicyStatus>;
+
 /** Kind name -> resource type, so generic code can stay typed per kind. */
 export interface MailroomKinds {
+  AccountPolicy: AccountPolicy;
   ApiKey: ApiKey;
   SendingDomain: SendingDomain;
   Template: Template;

@@ -38,6 +38,7 @@ export function createKube(kc: KubeConfig, options: KubeOptions = {}): Kube {
   );
   return {
     customResources: {
+      AccountPolicy: mailroomClient(kc, "AccountPolicy", options),
       ApiKey: mailroomClient(kc, "ApiKey", options),
       SendingDomain: mailroomClient(kc, "SendingDomain", options),
       Template: mailroomClient(kc, "Template", options),

@@ -110,6 +110,7 @@ export function startOperator(options: OperatorOptions): RunningOperator {
       set.SendingDomain && startKind(set.SendingDomain),
       set.Template && startKind(set.Template),
       set.WebhookEndpoint && startKind(set.WebhookEndpoint),
+      set.AccountPolicy && startKind(set.AccountPolicy),
     ].filter((r): r is KindRuntime => r !== undefined);
     resync = setInterval(
       () => {

@@ -1,3 +1,4 @@
+import type { AccountRecord } from "@mailroom/core/accounts";
 import { normalizeSubmittedMessage } from "@mailroom/core/emails";
 import { isMailroomError, MailroomError } from "@mailroom/core/errors";
 import { authenticateKeyWithAccount } from "@mailroom/core/keys";
@@ -38,6 +39,15 @@ function replyFor(error: unknown, deps: SmtpDeps): Error {
   switch (error.code) {
     case "domain_not_verified":
       return refusal(550, "5.7.1", error.message.replace(/^from: /, "From: "));
+    // The account's guard rails, as 4xx: the client keeps the message and tries again later (issue 31).
+    case "rate_limit_exceeded":
+      return refusal(451, "4.7.1", `${error.message.replace(/ with the same idempotencyKey/, "")}`);
+    case "quota_exceeded":
+      return refusal(452, "4.7.1", error.message);
+    case "sending_paused":
+      return refusal(451, "4.7.1", error.message);
+    case "category_not_allowed":
+      return refusal(550, "5.7.1", error.message);
     case "idempotency_key_mismatch":
       return refusal(
         550,
@@ -55,15 +65,18 @@ function replyFor(error: unknown, deps: SmtpDeps): Error {
  * refusal instead of a 250 for an email the worker would then fail. (A revoke that commits after this check
  * and before the accept still fails the email in the worker's claim, as for an API send.)
  */
-/** The key again at the final dot; answers whether the message is captured (the key's or account's sandbox). */
-async function recheckKey(deps: SmtpDeps, user: SubmissionUser): Promise<boolean> {
+/** The key again at the final dot; answers the account's row and whether the message is captured (sandbox). */
+async function recheckKey(
+  deps: SmtpDeps,
+  user: SubmissionUser,
+): Promise<{ policy: AccountRecord; sandbox: boolean }> {
   try {
     const { key, account } = await authenticateKeyWithAccount(
       deps.pool,
       `Bearer ${user.key}`,
       (deps.now ?? (() => new Date()))(),
     );
-    return capturesMail(key, account);
+    return { policy: account, sandbox: capturesMail(key, account) };
   } catch (error) {
     if (!isMailroomError(error)) throw replyFor(error, deps);
     throw refusal(530, "5.7.0", `Authentication required: ${error.message} Log in with an active key.`);
@@ -88,7 +101,7 @@ export async function acceptSubmission(
   const { message, tooBig } = await readMessage(stream, check, limit);
   if (tooBig) throw refusal(552, "5.3.4", `Message too big: at most ${limit} bytes`);
   if (check.problem) throw refusal(554, "5.6.0", check.problem);
-  const sandbox = await recheckKey(deps, user);
+  const { policy, sandbox } = await recheckKey(deps, user);
   let result: Awaited<ReturnType<EmailSender["sendItem"]>>;
   try {
     const item = normalizeSubmittedMessage({
@@ -97,7 +110,7 @@ export async function acceptSubmission(
       message,
     });
     result = await sender.sendItem(
-      { account: user.account, apiKeyId: user.keyId, now: new Date(), source: "smtp", sandbox },
+      { account: user.account, policy, apiKeyId: user.keyId, now: new Date(), source: "smtp", sandbox },
       item,
     );
   } catch (error) {

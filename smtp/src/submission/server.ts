@@ -101,7 +101,15 @@ function submissionHandlers(deps: SmtpDeps, throttle: AuthThrottle, servers: () 
         if (needsSmtpUtf8(address.address, session)) return callback(refuse(UTF8_UNDECLARED()));
         try {
           // Read from Postgres for every message: a revoke takes effect on the next MAIL FROM.
-          const { rateLimit } = await countingAuthenticator(`Bearer ${userOf(session).key}`, now());
+          const { rateLimit, account } = await countingAuthenticator(`Bearer ${userOf(session).key}`, now());
+          // A paused account is told at once, before it sends the message (the use case refuses it too).
+          if (account.sendingStatus === "paused") {
+            return callback(
+              refuse(
+                refusal(451, "4.7.1", `Sending is paused for account ${account.account}; try again later`),
+              ),
+            );
+          }
           if (rateLimit && !rateLimit.allowed) {
             return callback(
               refuse(

@@ -1,7 +1,9 @@
+import { purgeAccountSendCounters } from "@mailroom/core/accounts";
 import { purgeReports } from "@mailroom/core/bounces";
 import { purgeDmarcData } from "@mailroom/core/domains";
 import { purgeExpiredEmails, purgeIdempotencyKeys } from "@mailroom/core/emails";
 import { purgeRateLimitCounters } from "@mailroom/core/limits";
+import { purgeReputationCounters } from "@mailroom/core/reputation";
 import { purgeExpiredWebhookEvents } from "@mailroom/core/webhooks";
 import type { Task } from "graphile-worker";
 import "./types.ts";
@@ -9,14 +11,18 @@ import type { WorkerDeps } from "../deps.ts";
 
 /**
  * Runs every five minutes (`PERIODIC_JOBS` in core/src/jobs): forgets expired idempotency keys, rate-limit
- * windows, processed bounce reports and DMARC report days past their retention, then purges finished emails and webhook events
- * past the email retention (in short batches for at most a minute each; a backlog is worked off over several runs).
+ * windows, quota windows, reputation counters past the week, processed bounce reports and DMARC report days past
+ * their retention, then purges finished emails and webhook events past the email retention (in short batches for
+ * at most a minute each; a backlog is worked off over several runs).
  * Idempotency keys go first: the configuration keeps their window inside the emails' retention.
  */
 export function makePurgeTask(deps: WorkerDeps): Task<"purge_expired"> {
   return async (_payload, helpers) => {
     const keys = await purgeIdempotencyKeys(deps.pool, deps.config.limits.idempotencyRetentionHours);
-    const windows = await purgeRateLimitCounters(deps.pool);
+    const windows =
+      (await purgeRateLimitCounters(deps.pool)) +
+      (await purgeAccountSendCounters(deps.pool)) +
+      (await purgeReputationCounters(deps.pool, new Date()));
     const reports = await purgeReports(deps.pool, deps.config.inbound.reportRetentionHours);
     const dmarc = await purgeDmarcData(deps.pool);
     const days = deps.config.limits.emailRetentionDays;

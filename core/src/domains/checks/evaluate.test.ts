@@ -33,6 +33,7 @@ function domain(statuses: Partial<Record<string, VerificationStatus>>, mx = true
     dkimKeys: [],
     dkimRotation: { intervalDays: 180, nextRotationAt: null, requestedAt: null },
     checks: [],
+    reputation: [],
     records,
   };
 }

@@ -18,6 +18,7 @@ function domainWith(options: Parameters<typeof buildDnsRecords>[3]): DomainRecor
     dkimKeys: [],
     dkimRotation: { intervalDays: 180, nextRotationAt: null, requestedAt: null },
     checks: [],
+    reputation: [],
     records: specs.map((s) => ({
       ...s,
       strings: [s.value],

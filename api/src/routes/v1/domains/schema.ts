@@ -120,6 +120,7 @@ export const domainSchema = {
     "dkimRotation",
     "records",
     "checks",
+    "reputation",
   ],
   properties: {
     id: { type: "string" },
@@ -189,6 +190,30 @@ export const domainSchema = {
           reason: { type: "string" },
           checkedAt: timestamp,
           since: { ...timestamp, description: "Since when the check has had this status" },
+        },
+      },
+    },
+    reputation: {
+      type: "array",
+      description:
+        "Bounce and complaint rates of the domain's mail over 24 h and 168 h (the reputation guard's, updated " +
+        "every minute); receivers' complaint lines are 0.1 % and 0.3 %; empty before the domain sent mail",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["windowHours", "sent", "bounced", "complained", "bounceRate", "complaintRate", "level"],
+        properties: {
+          windowHours: { type: "integer" },
+          sent: { type: "integer" },
+          bounced: { type: "integer" },
+          complained: { type: "integer" },
+          bounceRate: { type: ["number", "null"] },
+          complaintRate: { type: ["number", "null"] },
+          level: {
+            type: "string",
+            enum: ["ok", "low_volume", "warn", "pause"],
+            description: "Against the account's thresholds; low_volume: under the minimum volume, not judged",
+          },
         },
       },
     },

@@ -18,11 +18,12 @@ import {
 } from "./schema.ts";
 
 // The jobs continue the trace from the request's `accept` span: request → accept → deliver → SMTP.
-const contextOf = (request: FastifyRequest, accept: Span): SendContext => ({
+const contextOf = (request: FastifyRequest, accept: Span, now: Date): SendContext => ({
   account: request.apiKey.account,
+  policy: request.account,
   apiKeyId: request.apiKey.keyId,
   trace: injectTraceContext(accept),
-  now: new Date(),
+  now,
   source: "api",
   sandbox: capturesMail(request.apiKey, request.account),
 });
@@ -33,6 +34,7 @@ const contextOf = (request: FastifyRequest, accept: Span): SendContext => ({
  */
 export function sendRoutes(parent: FastifyInstance, deps: ApiDeps): void {
   const app = parent.withTypeProvider<ApiTypeProvider>();
+  const clock = deps.now ?? (() => new Date());
   const sender = createEmailSender({
     pool: deps.pool,
     hostname: deps.config.smtp.hostname,
@@ -54,7 +56,7 @@ export function sendRoutes(parent: FastifyInstance, deps: ApiDeps): void {
     },
     async (request) => {
       const result = await withChildSpan("accept", request.span, (span) =>
-        sender.send(contextOf(request, span), request.body, request.headers["idempotency-key"]),
+        sender.send(contextOf(request, span, clock()), request.body, request.headers["idempotency-key"]),
       );
       request.logFields = { emailId: result.messageId, status: result.status };
       return result;
@@ -84,7 +86,11 @@ export function sendRoutes(parent: FastifyInstance, deps: ApiDeps): void {
       // Node joins a repeated custom header into one string, which the schema's enum then refuses.
       const mode = request.headers["x-batch-validation"] ?? "strict";
       return withChildSpan("accept", request.span, async (span) => ({
-        data: await sender.sendBatch(contextOf(request, span), [...validateBatch(request.body)], mode),
+        data: await sender.sendBatch(
+          contextOf(request, span, clock()),
+          [...validateBatch(request.body)],
+          mode,
+        ),
       }));
     },
   );

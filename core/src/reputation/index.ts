@@ -1,0 +1,2 @@
+export { runReputationGuard } from "./guard.ts";
+export { purgeReputationCounters } from "./store.ts";
