@@ -2,6 +2,7 @@ import { appendFileSync } from "node:fs";
 import { getReportOutcome } from "@mailroom/core/bounces";
 import { createKey } from "@mailroom/core/keys";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runReputationGuard } from "../../core/src/reputation/guard.ts";
 import { createTestDatabase, type TestDatabase } from "../support/db.ts";
 import { startDnsServer, type TestDnsServer } from "../support/dns-server.ts";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
@@ -278,6 +279,17 @@ describe("the mailbox simulator", () => {
     const message = sink.messages.find((m) => m.envelope.to.includes("real@customer.test"));
     expect(message?.envelope.to).toEqual(["real@customer.test"]);
     expect(await simulated(id)).toBe(false);
+  });
+
+  it("none of it counts toward the account's reputation: only the mixed email's real delivery is counted", async () => {
+    // Runs last in this file: every simulated bounce, complaint and delivery above is in the timeline by now.
+    await runReputationGuard(db.pool, { now: new Date(), settleSeconds: 0 });
+    const { rows } = await db.pool.query<{ delivered: string; bounced: string; complained: string }>(
+      `select coalesce(sum(delivered), 0) as delivered, coalesce(sum(bounced), 0) as bounced,
+              coalesce(sum(complained), 0) as complained
+       from reputation_counters where account = 'shop'`,
+    );
+    expect(rows[0]).toEqual({ delivered: "1", bounced: "0", complained: "0" });
   });
 
   afterAll(() => {
