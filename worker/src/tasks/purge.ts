@@ -1,5 +1,5 @@
 import { purgeReports } from "@mailroom/core/bounces";
-import { purgeExpiredEmails, purgeIdempotencyKeys } from "@mailroom/core/emails";
+import { prepareTimelinePartitions, purgeExpiredEmails, purgeIdempotencyKeys } from "@mailroom/core/emails";
 import { purgeRateLimitCounters } from "@mailroom/core/limits";
 import { purgeExpiredWebhookEvents } from "@mailroom/core/webhooks";
 import type { Task } from "graphile-worker";
@@ -8,8 +8,9 @@ import type { WorkerDeps } from "../deps.ts";
 
 /**
  * Runs every five minutes (`PERIODIC_JOBS` in core/src/jobs): forgets expired idempotency keys, rate-limit
- * windows and processed bounce reports past their retention, then purges finished emails and webhook events
- * past the email retention (in short batches for at most a minute each; a backlog is worked off over several runs).
+ * windows and processed bounce reports past their retention, makes the timeline's weekly partitions ahead,
+ * then drops whole weeks of timeline past the longest retention and purges finished emails past their
+ * account's retention (ADR 0043) and webhook events past the email retention (in short batches for at most a minute each; a backlog is worked off over several runs).
  * Idempotency keys go first: the configuration keeps their window inside the emails' retention.
  */
 export function makePurgeTask(deps: WorkerDeps): Task<"purge_expired"> {
@@ -17,12 +18,15 @@ export function makePurgeTask(deps: WorkerDeps): Task<"purge_expired"> {
     const keys = await purgeIdempotencyKeys(deps.pool, deps.config.limits.idempotencyRetentionHours);
     const windows = await purgeRateLimitCounters(deps.pool);
     const reports = await purgeReports(deps.pool, deps.config.inbound.reportRetentionHours);
+    const made = await prepareTimelinePartitions(deps.pool);
     const days = deps.config.limits.emailRetentionDays;
-    const emails = days > 0 ? await purgeExpiredEmails(deps.pool, days) : 0;
+    // Accounts may keep their emails for fewer or more days than the installation, even when it keeps them forever.
+    const purge = await purgeExpiredEmails(deps.pool, days);
     const events = days > 0 ? await purgeExpiredWebhookEvents(deps.pool, days) : 0;
     helpers.logger.info(
       `purged ${keys} idempotency key(s), ${windows} rate-limit window(s), ${reports} report(s), ` +
-        `${emails} email(s) and ${events} webhook event(s)`,
+        `${purge.emails} email(s) and ${events} webhook event(s); timeline partitions made: ` +
+        `${made.join(", ") || "none"}, dropped: ${purge.partitions.join(", ") || "none"}`,
     );
   };
 }
