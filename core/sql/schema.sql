@@ -264,6 +264,7 @@ $$;
 
 CREATE FUNCTION public.mailroom_create_email_event_partitions(p_from timestamp with time zone, p_weeks integer) RETURNS SETOF text
     LANGUAGE plpgsql
+    SET lock_timeout TO '1s'
     AS $$
 declare
   v_week timestamptz;
@@ -283,8 +284,9 @@ begin
       execute format('create table %I partition of email_events for values from (%L) to (%L)',
                      v_name, v_lower, v_upper);
       return next v_name;
-    exception when check_violation then
-      null; -- the default partition has events of this week
+    exception
+      when check_violation then null; -- the default partition has events of this week
+      when lock_not_available then null;
     end;
   end loop;
 end $$;

@@ -19,9 +19,11 @@ $$;
 -- Makes the partitions of the weeks (UTC, from Monday) of p_from up to p_weeks weeks after it, those not made
 -- yet; returns their names. A week that overlaps a partition already there (the old table, attached whole) is
 -- left out, and so is one whose events already sit in the default partition (written before its partition
--- existed: they stay there, and row deletes remove them).
+-- existed: they stay there, and row deletes remove them). Making a partition locks email_events: a week
+-- whose lock is not had within a second is left for the next run (weeks are made four ahead).
 create or replace function mailroom_create_email_event_partitions(p_from timestamptz, p_weeks integer)
-returns setof text language plpgsql as $$
+returns setof text language plpgsql
+set lock_timeout = '1s' as $$
 declare
   v_week timestamptz;
   v_name text;
@@ -40,8 +42,9 @@ begin
       execute format('create table %I partition of email_events for values from (%L) to (%L)',
                      v_name, v_lower, v_upper);
       return next v_name;
-    exception when check_violation then
-      null; -- the default partition has events of this week
+    exception
+      when check_violation then null; -- the default partition has events of this week
+      when lock_not_available then null;
     end;
   end loop;
 end $$;
