@@ -292,6 +292,18 @@ begin
 end $$;
 
 --
+-- Name: mailroom_delete_email_timelines(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_delete_email_timelines() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+begin
+  delete from email_events where email_id = any (array(select id from gone));
+  return null;
+end $$;
+
+--
 -- Name: mailroom_drop_email_event_partitions(timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -1663,6 +1675,12 @@ CREATE INDEX webhook_secrets_endpoint ON public.webhook_secrets USING btree (end
 ALTER INDEX public.email_events_email ATTACH PARTITION public.email_events_default_email_id_id_idx;
 
 --
+-- Name: emails emails_delete_timelines; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER emails_delete_timelines AFTER DELETE ON public.emails REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION public.mailroom_delete_email_timelines();
+
+--
 -- Name: template_versions template_versions_no_update; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -1709,13 +1727,6 @@ ALTER TABLE ONLY public.domains
 
 ALTER TABLE ONLY public.email_attachments
     ADD CONSTRAINT email_attachments_email_id_fkey FOREIGN KEY (email_id) REFERENCES public.emails(id) ON DELETE CASCADE;
-
---
--- Name: email_events email_events_email_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE public.email_events
-    ADD CONSTRAINT email_events_email_id_fkey FOREIGN KEY (email_id) REFERENCES public.emails(id) ON DELETE CASCADE;
 
 --
 -- Name: email_raw_messages email_raw_messages_email_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
