@@ -2,7 +2,8 @@
  * The retention purges of bench/scale (issue 28 item 5, ADR 0043), last at each size since they shrink the
  * history: first the oldest day (a 29-day retention over the 30 seeded days: rows deleted, the timeline's
  * cascading), then the rest of the oldest timeline week, dropped whole (the retention that puts that week's
- * end just past its cutoff: its emails' rows are deleted, their timeline is not).
+ * end just past its cutoff: its emails' rows are deleted, their timeline is not; its unsent emails, which the
+ * seed spreads over every day, are failed first).
  */
 import type { Pool } from "@mailroom/core/db";
 import { prepareTimelinePartitions, purgeExpiredEmails } from "@mailroom/core/emails";
@@ -36,10 +37,17 @@ export async function measurePurges(
   budgetMs: number,
 ): Promise<{ day: PurgeFigures; week: PurgeFigures }> {
   const day = await timed(pool, 29, budgetMs);
-  const { rows } = await pool.query<{ upper_id: string }>(
-    "select upper_id from mailroom_email_event_partition_bounds() order by upper_id limit 1",
+  const { rows } = await pool.query<{ lower_id: string; upper_id: string }>(
+    "select lower_id, upper_id from mailroom_email_event_partition_bounds() order by upper_id limit 1",
   );
   const upper = rows[0]?.upper_id;
+  // The seed spreads its unsent mail (1 % queued, 1 % deferred) over all 30 days; a real history has none
+  // weeks old (retries end within days), and an unsent email keeps its week. Those of the oldest week fail.
+  await pool.query(
+    `update emails set status = 'failed', failure_reason = 'retries_exhausted'
+     where id >= $1 and id < $2 and status in ('scheduled', 'queued', 'deferred', 'sending')`,
+    [rows[0]?.lower_id, upper],
+  );
   // A UUIDv7's first 48 bits are its milliseconds.
   const end = upper ? Number.parseInt(upper.replaceAll("-", "").slice(0, 12), 16) : Date.now();
   const week = await timed(pool, Math.max(1, Math.floor((Date.now() - end) / DAY_MS)), budgetMs);
