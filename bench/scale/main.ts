@@ -168,7 +168,7 @@ async function measure(
   const bytesPerEmail: Record<string, number> = {};
   for (const table of TABLES) {
     const { rows: sizeRows } = await setup.pool.query<{ bytes: string }>(
-      "select pg_total_relation_size($1::regclass) as bytes",
+      "select coalesce((select sum(pg_total_relation_size(relid)) from pg_partition_tree($1::regclass)), pg_total_relation_size($1::regclass)) as bytes",
       [table],
     );
     bytesPerEmail[table] = Number(sizeRows[0]?.bytes ?? 0) / Math.max(1, count);
