@@ -10,7 +10,8 @@
  *   - the email log: every filter, first page and a page 90 % deep, p50/p99 over BENCH_SCALE_REPEAT (40)
  *     calls of core's `listEmails` (goal p99 ≤ 50 ms);
  *   - the retention purges: rows/s of core's `purgeIdempotencyKeys`, and of `purgeExpiredEmails` removing the
- *     oldest day of the 30-day history (finished emails, their events and attachments cascading), last;
+ *     oldest day of the 30-day history (finished emails, their events and attachments cascading), then the
+ *     rest of the oldest timeline week, dropped whole (bench/scale/purge.ts, ADR 0043), last;
  *   - storage: table + index + TOAST bytes per email, per table.
  *
  * Run: `make bench-scale` or `npx node bench/scale/main.ts`. BENCH_SCALE_WARMUP (300) emails warm the worker up first at
@@ -21,12 +22,7 @@ import { chmod, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createPool, migrate, type Pool } from "@mailroom/core/db";
-import {
-  type EmailFilter,
-  listEmails,
-  purgeExpiredEmails,
-  purgeIdempotencyKeys,
-} from "@mailroom/core/emails";
+import { type EmailFilter, listEmails, purgeIdempotencyKeys } from "@mailroom/core/emails";
 import pg from "pg";
 import { perSecond, type ThroughputResult } from "../delivery/report.ts";
 import { type DbCpu, type DeliveryRun, type DeliverySettings, type Setup, setUp } from "../delivery/setup.ts";
@@ -36,6 +32,7 @@ import { commandLine, int, mark, ms, writeBenchmarkSection } from "../shared/ben
 import { type OnCleanup, runBenchmark } from "../shared/lifecycle.ts";
 import { percentile } from "../shared/percentile.ts";
 import { openBenchDatabase } from "../shared/support.ts";
+import { measurePurges, type PurgeFigures, partitionSeededWeeks } from "./purge.ts";
 import { seedEmails } from "./seed.ts";
 
 const SECTION_HEADING = "## Cost as the data grows (make bench-scale)";
@@ -99,7 +96,7 @@ interface SizeResult {
   empty: Rates;
   log: { name: string; first: number[]; deep: number[] }[];
   purge: { rows: number; seconds: number };
-  emailPurge: { rows: number; seconds: number };
+  emailPurge: { day: PurgeFigures; week: PurgeFigures };
   bytesPerEmail: Record<string, number>;
 }
 
@@ -171,19 +168,22 @@ async function measure(
   const bytesPerEmail: Record<string, number> = {};
   for (const table of TABLES) {
     const { rows: sizeRows } = await setup.pool.query<{ bytes: string }>(
-      "select pg_total_relation_size($1::regclass) as bytes",
+      "select coalesce((select sum(pg_total_relation_size(relid)) from pg_partition_tree($1::regclass)), pg_total_relation_size($1::regclass)) as bytes",
       [table],
     );
     bytesPerEmail[table] = Number(sizeRows[0]?.bytes ?? 0) / Math.max(1, count);
   }
-  // Last, since it shrinks the history: a 29-day retention takes the oldest of the 30 seeded days, as the
-  // worker's purge would (in its batches, with no time budget so the whole day goes).
-  const emailPurgeStarted = performance.now();
-  const emailsPurged = await purgeExpiredEmails(setup.pool, 29, { budgetMs: HARD_LIMIT_MS });
-  const emailPurge = { rows: emailsPurged, seconds: (performance.now() - emailPurgeStarted) / 1000 };
-  say(`  email retention purge: ${int(emailsPurged)} emails in ${emailPurge.seconds.toFixed(2)} s`);
+  const emailPurge = await measurePurges(setup.pool, HARD_LIMIT_MS);
+  for (const [what, p] of Object.entries(emailPurge)) {
+    say(
+      `  email purge (${what}): ${int(p.emails)} emails, partitions [${p.partitions.join(", ")}] in ${p.seconds.toFixed(2)} s`,
+    );
+  }
   return { size, seeded, empty, log, purge, emailPurge, bytesPerEmail } satisfies SizeResult;
 }
+
+const purgeFigures = (p: PurgeFigures) =>
+  `${int(p.emails)} emails${p.partitions.length ? ` and ${p.partitions.length} partition(s)` : ""} in ${p.seconds.toFixed(2)} s (${int(p.emails / Math.max(p.seconds, 1e-3))} emails/s)`;
 
 function report(results: SizeResult[]): string {
   const lines = [
@@ -224,7 +224,7 @@ function report(results: SizeResult[]): string {
   lines.push(
     "",
     `Idempotency retention purge: ${results.map((r) => `${int(r.purge.rows)} rows in ${r.purge.seconds.toFixed(2)} s at ${int(r.size)}`).join("; ")}. ` +
-      `Email retention purge (the oldest of 30 days, events and attachments cascading): ${results.map((r) => `${int(r.emailPurge.rows)} emails in ${r.emailPurge.seconds.toFixed(2)} s (${int(r.emailPurge.rows / Math.max(r.emailPurge.seconds, 1e-3))}/s) at ${int(r.size)}`).join("; ")}. ` +
+      `Email retention purge, the oldest of 30 days by rows (timeline and attachments cascading); then the rest of the oldest timeline week, its partition dropped whole and its emails' rows deleted: ${results.map((r) => `${purgeFigures(r.emailPurge.day)}; ${purgeFigures(r.emailPurge.week)} at ${int(r.size)}`).join("; ")}. ` +
       `Goals: accept and delivery ≥ ${GOALS.ratio * 100} % of the empty database's; every log query p99 ≤ ${GOALS.logP99Ms} ms (✗ marks a miss).`,
   );
   return lines.join("\n");
@@ -264,6 +264,7 @@ async function main(onCleanup: OnCleanup): Promise<number> {
   process.env.MAILROOM_EMAIL_RETENTION_DAYS = "0";
   process.env.MAILROOM_IDEMPOTENCY_RETENTION_HOURS = String(24 * 30);
   const setup = await setUp(pool, say);
+  await partitionSeededWeeks(pool, 30);
   const sink = await startSink(run);
   const worker = await startMailroomWorker(run, setup, sink, db.url);
   const seededSide: Side = { setup, worker: worker.child };

@@ -316,6 +316,77 @@ end
 $$;
 
 --
+-- Name: mailroom_create_email_event_partitions(timestamp with time zone, integer); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_create_email_event_partitions(p_from timestamp with time zone, p_weeks integer) RETURNS SETOF text
+    LANGUAGE plpgsql
+    SET lock_timeout TO '1s'
+    AS $$
+declare
+  v_week timestamptz;
+  v_name text;
+  v_lower uuid;
+  v_upper uuid;
+begin
+  for i in 0..p_weeks loop
+    v_week := date_trunc('week', p_from, 'UTC') + make_interval(weeks => i);
+    v_name := 'email_events_' || to_char(v_week at time zone 'UTC', 'YYYYMMDD');
+    v_lower := mailroom_uuidv7_floor(v_week);
+    v_upper := mailroom_uuidv7_floor(v_week + interval '1 week');
+    continue when to_regclass(v_name) is not null
+      or exists (select 1 from mailroom_email_event_partition_bounds() b
+                 where b.lower_id < v_upper and b.upper_id > v_lower);
+    begin
+      execute format('create table %I partition of email_events for values from (%L) to (%L)',
+                     v_name, v_lower, v_upper);
+      return next v_name;
+    exception
+      when check_violation then null; -- the default partition has events of this week
+      when lock_not_available then null;
+    end;
+  end loop;
+end $$;
+
+--
+-- Name: mailroom_delete_email_timelines(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_delete_email_timelines() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+begin
+  delete from email_events where email_id = any (array(select id from gone));
+  return null;
+end $$;
+
+--
+-- Name: mailroom_drop_email_event_partitions(timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_drop_email_event_partitions(p_cutoff timestamp with time zone) RETURNS SETOF text
+    LANGUAGE plpgsql
+    SET lock_timeout TO '1s'
+    AS $$
+declare
+  b record;
+begin
+  for b in select * from mailroom_email_event_partition_bounds()
+           where upper_id <= mailroom_uuidv7_floor(p_cutoff) order by upper_id loop
+    -- The same statuses as the emails_unsent index, so this is four index probes, not a read of the week.
+    continue when exists (select 1 from emails e
+                          where e.status in ('scheduled', 'queued', 'deferred', 'sending')
+                            and e.id >= b.lower_id and e.id < b.upper_id);
+    begin
+      execute format('drop table %I', b.name);
+      return next b.name;
+    exception when lock_not_available then
+      null;
+    end;
+  end loop;
+end $$;
+
+--
 -- Name: mailroom_email_event_data(uuid, text, text[], text, jsonb, text); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -324,6 +395,23 @@ CREATE FUNCTION public.mailroom_email_event_data(p_id uuid, p_from text, p_to te
     AS $$
   select jsonb_build_object('emailId', p_id, 'from', p_from, 'to', p_to, 'subject', p_subject, 'tags', p_tags,
                             'category', p_category)
+$$;
+
+--
+-- Name: mailroom_email_event_partition_bounds(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_email_event_partition_bounds() RETURNS TABLE(name text, lower_id uuid, upper_id uuid)
+    LANGUAGE sql STABLE
+    AS $$
+  select c.relname::text,
+         coalesce((regexp_match(pg_get_expr(c.relpartbound, c.oid), 'FROM \(''([0-9a-f-]+)''\)'))[1]::uuid,
+                  '00000000-0000-0000-0000-000000000000'),
+         coalesce((regexp_match(pg_get_expr(c.relpartbound, c.oid), 'TO \(''([0-9a-f-]+)''\)'))[1]::uuid,
+                  'ffffffff-ffff-ffff-ffff-ffffffffffff')
+  from pg_inherits i join pg_class c on c.oid = i.inhrelid
+  where i.inhparent = 'email_events'::regclass
+    and pg_get_expr(c.relpartbound, c.oid) <> 'DEFAULT'
 $$;
 
 --
@@ -610,6 +698,7 @@ begin
     from email_events ev
     join emails m on m.id = ev.email_id
     where ev.id > v_state.rolled_through and ev.id <= v_to and ev.type in ('delivered', 'bounced', 'complained')
+      and not m.simulated and not m.sandbox
     group by 1, 2, 3
     on conflict (account, domain, hour) do update
       set sent = c.sent + excluded.sent, delivered = c.delivered + excluded.delivered, bounced = c.bounced + excluded.bounced,
@@ -1084,19 +1173,36 @@ CREATE TABLE public.email_events (
     type text NOT NULL,
     at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
     detail jsonb DEFAULT '{}'::jsonb NOT NULL
-);
+)
+PARTITION BY RANGE (email_id);
 
 --
 -- Name: email_events_id_seq; Type: SEQUENCE; Schema: public; Owner: -
 --
 
-ALTER TABLE public.email_events ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
-    SEQUENCE NAME public.email_events_id_seq
+CREATE SEQUENCE public.email_events_id_seq
     START WITH 1
     INCREMENT BY 1
     NO MINVALUE
     NO MAXVALUE
-    CACHE 1
+    CACHE 1;
+
+--
+-- Name: email_events_id_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: -
+--
+
+ALTER SEQUENCE public.email_events_id_seq OWNED BY public.email_events.id;
+
+--
+-- Name: email_events_default; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.email_events_default (
+    id bigint DEFAULT nextval('public.email_events_id_seq'::regclass) NOT NULL,
+    email_id uuid NOT NULL,
+    type text NOT NULL,
+    at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    detail jsonb DEFAULT '{}'::jsonb NOT NULL
 );
 
 --
@@ -1439,6 +1545,18 @@ CREATE TABLE public.worker_heartbeats (
 );
 
 --
+-- Name: email_events_default; Type: TABLE ATTACH; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_events ATTACH PARTITION public.email_events_default DEFAULT;
+
+--
+-- Name: email_events id; Type: DEFAULT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_events ALTER COLUMN id SET DEFAULT nextval('public.email_events_id_seq'::regclass);
+
+--
 -- Name: account_send_counters account_send_counters_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1521,13 +1639,6 @@ ALTER TABLE ONLY public.domains
 
 ALTER TABLE ONLY public.email_attachments
     ADD CONSTRAINT email_attachments_pkey PRIMARY KEY (email_id, "position");
-
---
--- Name: email_events email_events_pkey; Type: CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.email_events
-    ADD CONSTRAINT email_events_pkey PRIMARY KEY (id);
 
 --
 -- Name: email_raw_messages email_raw_messages_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1744,7 +1855,13 @@ CREATE INDEX domains_verified_return_path ON public.domains USING btree (return_
 -- Name: email_events_email; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX email_events_email ON public.email_events USING btree (email_id, id);
+CREATE INDEX email_events_email ON ONLY public.email_events USING btree (email_id, id);
+
+--
+-- Name: email_events_default_email_id_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX email_events_default_email_id_id_idx ON public.email_events_default USING btree (email_id, id);
 
 --
 -- Name: emails_account_category_id; Type: INDEX; Schema: public; Owner: -
@@ -1891,6 +2008,18 @@ CREATE INDEX webhook_events_unfanned ON public.webhook_events USING btree (accou
 CREATE INDEX webhook_secrets_endpoint ON public.webhook_secrets USING btree (endpoint_id);
 
 --
+-- Name: email_events_default_email_id_id_idx; Type: INDEX ATTACH; Schema: public; Owner: -
+--
+
+ALTER INDEX public.email_events_email ATTACH PARTITION public.email_events_default_email_id_id_idx;
+
+--
+-- Name: emails emails_delete_timelines; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER emails_delete_timelines AFTER DELETE ON public.emails REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION public.mailroom_delete_email_timelines();
+
+--
 -- Name: template_versions template_versions_no_update; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -1951,13 +2080,6 @@ ALTER TABLE ONLY public.domains
 
 ALTER TABLE ONLY public.email_attachments
     ADD CONSTRAINT email_attachments_email_id_fkey FOREIGN KEY (email_id) REFERENCES public.emails(id) ON DELETE CASCADE;
-
---
--- Name: email_events email_events_email_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.email_events
-    ADD CONSTRAINT email_events_email_id_fkey FOREIGN KEY (email_id) REFERENCES public.emails(id) ON DELETE CASCADE;
 
 --
 -- Name: email_raw_messages email_raw_messages_email_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -7,6 +7,7 @@ export { normalizeEmailFilter } from "./filter.ts";
 export { cancelEmail, listEmails, rescheduleEmail } from "./log.ts";
 export { findSendingEmail, loadAttachments, loadRawMessage, purgeIdempotencyKeys } from "./queries.ts";
 export { purgeExpiredEmails } from "./retention.ts";
+export { prepareTimelinePartitions } from "./timeline-partitions.ts";
 export { MAX_SUBJECT_LENGTH, validateScheduledAt } from "./send-request.ts";
 export { normalizeSubmittedMessage } from "./submitted-message.ts";
 export * from "./types.ts";

@@ -50,9 +50,9 @@ describe("email retention", () => {
     expect(await count("email_attachments", all)).toBe(7);
 
     // 29 days on, with 30 days of retention: nothing is old enough.
-    expect(await purgeExpiredEmails(db.pool, 30, { now: days(29) })).toBe(0);
+    expect((await purgeExpiredEmails(db.pool, 30, { now: days(29) })).emails).toBe(0);
     // 31 days on, in batches of 2: every finished email goes, in three statements; unsent mail stays.
-    const purged = await purgeExpiredEmails(db.pool, 30, { now: days(31), batchSize: 2 });
+    const purged = (await purgeExpiredEmails(db.pool, 30, { now: days(31), batchSize: 2 })).emails;
     expect(purged).toBeGreaterThanOrEqual(finished.length); // other tests' emails in this database may go too
     expect(await count("emails", finished, "id")).toBe(0);
     expect(await count("email_events", finished)).toBe(0);

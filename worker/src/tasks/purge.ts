@@ -1,7 +1,7 @@
 import { purgeAccountSendCounters } from "@mailroom/core/accounts";
 import { purgeReports } from "@mailroom/core/bounces";
 import { purgeDmarcData } from "@mailroom/core/domains";
-import { purgeExpiredEmails, purgeIdempotencyKeys } from "@mailroom/core/emails";
+import { prepareTimelinePartitions, purgeExpiredEmails, purgeIdempotencyKeys } from "@mailroom/core/emails";
 import { purgeRateLimitCounters } from "@mailroom/core/limits";
 import { purgeReputationCounters } from "@mailroom/core/reputation";
 import { purgeExpiredWebhookEvents } from "@mailroom/core/webhooks";
@@ -12,8 +12,9 @@ import type { WorkerDeps } from "../deps.ts";
 /**
  * Runs every five minutes (`PERIODIC_JOBS` in core/src/jobs): forgets expired idempotency keys, rate-limit
  * windows, quota windows, reputation counters past the week, processed bounce reports and DMARC report days past
- * their retention, then purges finished emails and webhook events past the email retention (in short batches for
- * at most a minute each; a backlog is worked off over several runs).
+ * their retention, makes the timeline's weekly partitions ahead, then drops whole weeks of timeline past the
+ * longest retention and purges finished emails past their account's retention (ADR 0043) and webhook events
+ * past the email retention (in short batches for at most a minute each; a backlog is worked off over several runs).
  * Idempotency keys go first: the configuration keeps their window inside the emails' retention.
  */
 export function makePurgeTask(deps: WorkerDeps): Task<"purge_expired"> {
@@ -25,12 +26,15 @@ export function makePurgeTask(deps: WorkerDeps): Task<"purge_expired"> {
       (await purgeReputationCounters(deps.pool, new Date()));
     const reports = await purgeReports(deps.pool, deps.config.inbound.reportRetentionHours);
     const dmarc = await purgeDmarcData(deps.pool);
+    const made = await prepareTimelinePartitions(deps.pool);
     const days = deps.config.limits.emailRetentionDays;
-    const emails = days > 0 ? await purgeExpiredEmails(deps.pool, days) : 0;
+    // Accounts may keep their emails for fewer or more days than the installation, even when it keeps them forever.
+    const purge = await purgeExpiredEmails(deps.pool, days);
     const events = days > 0 ? await purgeExpiredWebhookEvents(deps.pool, days) : 0;
     helpers.logger.info(
       `purged ${keys} idempotency key(s), ${windows} rate-limit window(s), ${reports} report(s), ` +
-        `${dmarc} DMARC source day(s), ${emails} email(s) and ${events} webhook event(s)`,
+        `${dmarc} DMARC source day(s), ${purge.emails} email(s) and ${events} webhook event(s); ` +
+        `timeline partitions made: ${made.join(", ") || "none"}, dropped: ${purge.partitions.join(", ") || "none"}`,
     );
   };
 }

@@ -1,0 +1,55 @@
+import { createKey } from "@mailroom/core/keys";
+import type { JobHelpers } from "graphile-worker";
+import { describe, expect, it } from "vitest";
+import { createTestDatabase } from "../../../test/support/db.ts";
+import type { WorkerDeps } from "../deps.ts";
+import { makePurgeTask } from "./purge.ts";
+
+// The purge job's wiring (ADR 0043): it makes the timeline's weekly partitions ahead, and an account's own
+// retention applies even when the installation keeps emails forever (MAILROOM_EMAIL_RETENTION_DAYS=0).
+describe("purge_expired", () => {
+  it("makes the timeline's partitions ahead and applies an account's own retention", async () => {
+    const db = await createTestDatabase();
+    try {
+      const { key } = await createKey(db.pool, { account: "brief", scopes: ["send"], expires: "never" });
+      await db.pool.query("update accounts set retention_days = 1 where account = 'brief'");
+      const insert = (id: string, status: string) =>
+        db.pool.query(
+          `insert into emails (id, account, api_key_id, status, from_header, to_addresses, subject, category,
+                               message_id_header, text, created_at, updated_at)
+           values ($1, 'brief', $2, $3, 'a@d.test', '{b@d.test}', 's', 'c', '<m@d.test>', 't',
+                   now() - interval '3 days', now() - interval '3 days')`,
+          [id, key.keyId, status],
+        );
+      // UUIDv7 ids of three days ago: past the account's one day.
+      const old = async (n: number) =>
+        (
+          await db.pool.query<{ id: string }>(
+            `select (substr(mailroom_uuidv7_floor(now() - interval '3 days')::text, 1, 24) || lpad($1::text, 12, '0'))::uuid as id`,
+            [n],
+          )
+        ).rows[0]?.id as string;
+      const [finished, unsent] = [await old(1), await old(2)];
+      await insert(finished, "delivered");
+      await insert(unsent, "queued");
+      const deps = {
+        pool: db.pool,
+        config: {
+          limits: { idempotencyRetentionHours: 24, emailRetentionDays: 0 },
+          inbound: { reportRetentionHours: 720 },
+        },
+      } as unknown as WorkerDeps;
+      const lines: string[] = [];
+      const helpers = { logger: { info: (line: string) => lines.push(line) } } as unknown as JobHelpers;
+      await makePurgeTask(deps)({}, helpers);
+
+      const { rows } = await db.pool.query<{ id: string }>("select id from emails where account = 'brief'");
+      expect(rows.map((r) => r.id)).toEqual([unsent]);
+      const { rows: weeks } = await db.pool.query("select name from mailroom_email_event_partition_bounds()");
+      expect(weeks).toHaveLength(5);
+      expect(lines.join("\n")).toMatch(/1 email\(s\).*timeline partitions made: email_events_\d{8}/);
+    } finally {
+      await db.drop();
+    }
+  });
+});
