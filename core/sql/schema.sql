@@ -1864,6 +1864,18 @@ CREATE INDEX email_events_email ON ONLY public.email_events USING btree (email_i
 CREATE INDEX email_events_default_email_id_id_idx ON public.email_events_default USING btree (email_id, id);
 
 --
+-- Name: email_events_id; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX email_events_id ON ONLY public.email_events USING btree (id);
+
+--
+-- Name: email_events_default_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX email_events_default_id_idx ON public.email_events_default USING btree (id);
+
+--
 -- Name: emails_account_category_id; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2012,6 +2024,12 @@ CREATE INDEX webhook_secrets_endpoint ON public.webhook_secrets USING btree (end
 --
 
 ALTER INDEX public.email_events_email ATTACH PARTITION public.email_events_default_email_id_id_idx;
+
+--
+-- Name: email_events_default_id_idx; Type: INDEX ATTACH; Schema: public; Owner: -
+--
+
+ALTER INDEX public.email_events_id ATTACH PARTITION public.email_events_default_id_idx;
 
 --
 -- Name: emails emails_delete_timelines; Type: TRIGGER; Schema: public; Owner: -
