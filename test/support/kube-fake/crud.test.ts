@@ -20,7 +20,12 @@ describe("kube-fake CRUD through @kubernetes/client-node", () => {
     expect(created.metadata).toMatchObject({ name: "billing", namespace: "team-a", generation: 1 });
     expect(created.metadata.uid).toMatch(/^[0-9a-f-]{36}$/);
     expect(Number(created.metadata.resourceVersion)).toBeGreaterThan(0);
-    expect(created.spec).toEqual({ scopes: ["send"], expiresIn: "never", mode: "live", reclaimPolicy: "Delete" });
+    expect(created.spec).toEqual({
+      scopes: ["send"],
+      expiresIn: "never",
+      mode: "live",
+      reclaimPolicy: "Delete",
+    });
     expect(created.status).toBeUndefined();
     expect(await kube.customResources.ApiKey.get("team-a", "billing")).toEqual(created);
   });
