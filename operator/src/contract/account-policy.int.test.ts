@@ -32,6 +32,7 @@ describe("AccountPolicy controller", () => {
       h.namespace,
       policy("limits", {
         limits: { emailsPerSecond: 20, emailsPerDay: 1000, batchSize: 10 },
+        logRetentionDays: 14,
         categories: ["transactional"],
         reputation: { minimumVolume: 50, pauseComplaintRate: 0.002 },
       }),
@@ -47,6 +48,7 @@ describe("AccountPolicy controller", () => {
       emailsPerSecond: 20,
       dailySendLimit: 1000,
       batchSize: 10,
+      retentionDays: 14,
       allowedCategories: ["transactional"],
       reputation: { minimumVolume: 50, pauseComplaintRate: 0.002 },
       policy: `${h.namespace}/limits`,

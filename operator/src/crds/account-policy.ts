@@ -27,6 +27,13 @@ const spec = {
         batchSize: { type: "integer", minimum: 1, maximum: 100, description: "Emails per batch request." },
       },
     },
+    logRetentionDays: {
+      type: "integer",
+      minimum: 0,
+      maximum: 36500,
+      description:
+        "Days the account's email log (and its timeline and captured mail) is kept; 0: forever; absent: the installation's setting.",
+    },
     categories: {
       type: "array",
       maxItems: 100,

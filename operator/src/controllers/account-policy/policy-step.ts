@@ -15,6 +15,7 @@ export function settingsOf(resource: AccountPolicy): AccountPolicySettings {
     emailsPerSecond: spec.limits?.emailsPerSecond,
     emailsPerDay: spec.limits?.emailsPerDay,
     batchSize: spec.limits?.batchSize,
+    retentionDays: spec.logRetentionDays,
     allowedCategories: spec.categories ? [...spec.categories] : undefined,
     reputation: spec.reputation ? { ...spec.reputation } : undefined,
   };
