@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type InboundReceiver, startInboundReceiver } from "../../smtp/src/index.ts";
 import { createTestDatabase, type TestDatabase } from "../support/db.ts";
 import { startDnsServer, type TestDnsServer } from "../support/dns-server.ts";
+import { publishAndVerify } from "../support/domains.ts";
 import {
   arfReport,
   dsnReport,
@@ -55,7 +56,7 @@ beforeAll(async () => {
     keys[account] = (
       await createKey(db.pool, { account, scopes: ["send", "domains", "webhooks"], expires: "never" })
     ).fullKey;
-    await publishAndVerify(account, domain);
+    await publishAndVerify(api, dns, keys[account], domain);
   }
   const endpoint = await api.request("POST", "/v1/webhooks", {
     key: keys.shop,
@@ -74,42 +75,7 @@ afterAll(async () => {
   await db?.drop();
 });
 
-interface RecordBody {
-  purpose: string;
-  type: string;
-  name: string;
-  value: string;
-  strings: string[];
-  status: string;
-}
-
 /** Adds the domain, publishes what the API says (TXT and the bounce domain's MX), verifies it. */
-async function publishAndVerify(account: string, name: string) {
-  const created = await api.request("POST", "/v1/domains", { key: keys[account], body: { name } });
-  expect(created.status, created.text).toBe(201);
-  for (const record of created.json.records as RecordBody[]) {
-    if (record.type === "TXT") continue;
-    const [priority = "10", exchange = ""] = record.value.split(" ");
-    dns.setRecords(record.name, [{ type: "MX", priority: Number(priority), exchange }]);
-  }
-  const txt = (created.json.records as RecordBody[]).filter((r) => r.type === "TXT");
-  for (const record of txt) {
-    // The SPF record shares its name with the MX: keep both.
-    if (record.purpose === "spf") {
-      const mx = (created.json.records as RecordBody[]).find((r) => r.type === "MX");
-      const [priority = "10", exchange = ""] = (mx?.value ?? "").split(" ");
-      dns.setRecords(record.name, [
-        { type: "TXT", strings: record.strings },
-        ...(mx ? [{ type: "MX" as const, priority: Number(priority), exchange }] : []),
-      ]);
-    } else {
-      dns.setTxt(record.name, record.strings);
-    }
-  }
-  const verified = await api.request("POST", `/v1/domains/${name}/verify`, { key: keys[account] });
-  expect(verified.json.status).toBe("verified");
-  return verified.json.records as RecordBody[];
-}
 
 /** Sends one email and waits until the next hop accepted it; answers its id and what the hop received. */
 async function sendDelivered(account: "shop" | "rival", to: string) {

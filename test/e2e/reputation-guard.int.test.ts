@@ -7,6 +7,7 @@ import { runReputationGuard } from "../../core/src/reputation/guard.ts";
 import { type InboundReceiver, startInboundReceiver } from "../../smtp/src/index.ts";
 import { createTestDatabase, type TestDatabase } from "../support/db.ts";
 import { startDnsServer, type TestDnsServer } from "../support/dns-server.ts";
+import { publishAndVerify } from "../support/domains.ts";
 import { arfReport, headersOf, sendWithNodemailer } from "../support/reports.ts";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
 import { type ApiStack, startApiStack, startWorkerStack } from "../support/stack.ts";
@@ -49,7 +50,7 @@ beforeAll(async () => {
     keys[account] = (
       await createKey(db.pool, { account, scopes: ["send", "domains", "webhooks"], expires: "never" })
     ).fullKey;
-    await publishAndVerify(account, domain);
+    await publishAndVerify(api, dns, keys[account], domain);
     // A small minimum volume, so that a storm of a few reports is judged; the lines are the defaults.
     await applyAccountPolicy(db.pool, account, `${account}/policy`, { reputation: { minimumVolume: 10 } });
   }
@@ -70,31 +71,7 @@ afterAll(async () => {
   await db?.drop();
 });
 
-interface RecordBody {
-  purpose: string;
-  type: string;
-  name: string;
-  value: string;
-  strings: string[];
-}
-
 /** Adds the domain, publishes what the API says (TXT, and the bounce domain's MX with SPF), verifies it. */
-async function publishAndVerify(account: Account, name: string) {
-  const created = await api.request("POST", "/v1/domains", { key: keys[account], body: { name } });
-  expect(created.status, created.text).toBe(201);
-  const records = created.json.records as RecordBody[];
-  const mx = records.find((r) => r.type === "MX");
-  const [priority = "10", exchange = ""] = (mx?.value ?? "").split(" ");
-  const mxRecord = { type: "MX" as const, priority: Number(priority), exchange };
-  if (mx) dns.setRecords(mx.name, [mxRecord]);
-  for (const record of records.filter((r) => r.type === "TXT")) {
-    if (record.purpose === "spf" && mx && record.name === mx.name) {
-      dns.setRecords(record.name, [{ type: "TXT", strings: record.strings }, mxRecord]);
-    } else dns.setTxt(record.name, record.strings);
-  }
-  const verified = await api.request("POST", `/v1/domains/${name}/verify`, { key: keys[account] });
-  expect(verified.json.status).toBe("verified");
-}
 
 const send = (account: Account, to: string) =>
   api.request("POST", "/v1/send", {

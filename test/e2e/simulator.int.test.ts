@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runReputationGuard } from "../../core/src/reputation/guard.ts";
 import { createTestDatabase, type TestDatabase } from "../support/db.ts";
 import { startDnsServer, type TestDnsServer } from "../support/dns-server.ts";
+import { publishAndVerify } from "../support/domains.ts";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
 import { type ApiStack, startApiStack, startWorkerStack } from "../support/stack.ts";
 import { until } from "../support/wait.ts";
@@ -41,7 +42,7 @@ beforeAll(async () => {
     await createKey(db.pool, { account: "shop", scopes: ["send", "domains", "webhooks"], expires: "never" })
   ).fullKey;
   // A verified domain, as for real mail: its VERP Return-Path is where the simulator's reports go.
-  await publishAndVerify("shop.test");
+  await publishAndVerify(api, dns, key, "shop.test");
   const endpoint = await api.request("POST", "/v1/webhooks", {
     key,
     body: {
@@ -71,31 +72,7 @@ afterAll(async () => {
   await db?.drop();
 });
 
-interface RecordBody {
-  purpose: string;
-  type: string;
-  name: string;
-  value: string;
-  strings: string[];
-}
-
 /** Adds the domain, publishes what the API says (TXT records, the bounce domain's MX), verifies it. */
-async function publishAndVerify(name: string) {
-  const created = await api.request("POST", "/v1/domains", { key, body: { name } });
-  expect(created.status, created.text).toBe(201);
-  const records = created.json.records as RecordBody[];
-  const mx = records.find((r) => r.type === "MX");
-  const [priority = "10", exchange = ""] = (mx?.value ?? "").split(" ");
-  const mxRecord = { type: "MX" as const, priority: Number(priority), exchange };
-  if (mx) dns.setRecords(mx.name, [mxRecord]);
-  for (const record of records.filter((r) => r.type === "TXT")) {
-    // The SPF record shares its name with the MX: keep both.
-    const withMx = record.purpose === "spf" && mx ? [mxRecord] : [];
-    dns.setRecords(record.name, [{ type: "TXT", strings: record.strings }, ...withMx]);
-  }
-  const verified = await api.request("POST", `/v1/domains/${name}/verify`, { key });
-  expect(verified.json.status, verified.text).toBe("verified");
-}
 
 interface Email {
   status: string;

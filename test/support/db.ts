@@ -1,8 +1,10 @@
 import { randomBytes } from "node:crypto";
+import { readdir } from "node:fs/promises";
 import { createPool, type Pool } from "@mailroom/core/db";
 import { createKey } from "@mailroom/core/keys";
 import pg from "pg";
 import { afterAll, beforeAll, inject } from "vitest";
+import { MIGRATIONS_DIR } from "../../core/src/db/migrate.ts";
 
 export interface TestDatabase {
   url: string;
@@ -73,4 +75,44 @@ export async function markDomainVerified(pool: Pool, domainId: string): Promise<
      where id = $1`,
     [domainId],
   );
+}
+
+/**
+ * A fresh, empty database migrated only up to migration `before` (not included: `"0070"`), as an older release
+ * left it, for a test of a migration over old data. `use` gets a connected client and the database's URL
+ * (to run `migrate` on); the database is dropped afterwards.
+ */
+export async function withDatabaseBefore<T>(
+  before: string,
+  use: (client: pg.Client, url: string) => Promise<T>,
+): Promise<T> {
+  const admin = new pg.Client({ connectionString: inject("templateDatabaseUrl") });
+  const name = `t_${randomBytes(6).toString("hex")}`;
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(inject("templateDatabaseUrl"));
+  url.pathname = `/${name}`;
+  const client = new pg.Client({ connectionString: url.toString() });
+  try {
+    const [{ runMigrations }, { runner }] = await Promise.all([
+      import("graphile-worker"),
+      import("node-pg-migrate"),
+    ]);
+    await runMigrations({ connectionString: url.toString() });
+    const earlier = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith(".sql") && f < before);
+    await runner({
+      databaseUrl: url.toString(),
+      dir: MIGRATIONS_DIR,
+      direction: "up",
+      count: earlier.length,
+      migrationsTable: "mailroom_migrations",
+      log: () => {},
+    });
+    await client.connect();
+    return await use(client, url.toString());
+  } finally {
+    await client.end();
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
 }

@@ -1,10 +1,7 @@
-import { randomBytes, randomUUID } from "node:crypto";
-import { readdir } from "node:fs/promises";
-import { runner } from "node-pg-migrate";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../../../test/support/db.ts";
-import { MIGRATIONS_DIR, migrate } from "../db/migrate.ts";
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase, withDatabaseBefore } from "../../../test/support/db.ts";
+import { migrate } from "../db/migrate.ts";
 import type { Queryable } from "../db/pool.ts";
 import { createRequestAuthenticator } from "../keys/authenticate.ts";
 import { createKey } from "../keys/index.ts";
@@ -27,27 +24,8 @@ const accounts = async (pool: Queryable) =>
 
 describe("accounts (issue 35 item 1)", () => {
   it("migration 0035 backfills a row for every account in use, whichever table it appears in", async () => {
-    const admin = new pg.Client({ connectionString: inject("templateDatabaseUrl") });
-    const name = `t_${randomBytes(6).toString("hex")}`;
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    const url = new URL(inject("templateDatabaseUrl"));
-    url.pathname = `/${name}`;
-    const client = new pg.Client({ connectionString: url.toString() });
-    try {
-      // The schema as it was before the accounts table: graphile-worker's, then our migrations up to 0034.
-      const { runMigrations } = await import("graphile-worker");
-      await runMigrations({ connectionString: url.toString() });
-      const before = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith(".sql") && f < "0035");
-      await runner({
-        databaseUrl: url.toString(),
-        dir: MIGRATIONS_DIR,
-        direction: "up",
-        count: before.length,
-        migrationsTable: "mailroom_migrations",
-        log: () => {},
-      });
-      await client.connect();
+    // The schema as it was before the accounts table: graphile-worker's, then our migrations up to 0034.
+    await withDatabaseBefore("0035", async (client, url) => {
       const sha = Buffer.alloc(32);
       await client.query(
         `insert into api_keys (key_id, account, secret_sha256, scopes) values ('keyaaaa00001', 'keys-only', $1, '{send}')`,
@@ -84,7 +62,7 @@ describe("accounts (issue 35 item 1)", () => {
         `insert into webhook_events (id, account, type, stream, data) values ($1, 'event-only', 'email.sent', 's', '{}')`,
         [randomUUID()],
       );
-      await migrate({ url: url.toString() });
+      await migrate({ url });
       expect(await accounts(client)).toEqual([
         "domain-only",
         "email-only",
@@ -95,11 +73,7 @@ describe("accounts (issue 35 item 1)", () => {
         "suppression-only",
         "template-only",
       ]);
-    } finally {
-      await client.end();
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    }
+    });
   });
 
   it("gives a new account its row in the statement that creates its first key, domain, template or endpoint", async () => {

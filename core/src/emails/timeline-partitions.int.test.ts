@@ -1,12 +1,10 @@
-import { randomBytes, randomUUID } from "node:crypto";
-import { readdir } from "node:fs/promises";
-import { runner } from "node-pg-migrate";
-import pg from "pg";
-import { describe, expect, inject, it } from "vitest";
+import { randomUUID } from "node:crypto";
+import type pg from "pg";
+import { describe, expect, it } from "vitest";
 import { acceptItem } from "../../../test/support/accept-item.ts";
-import { type TestDatabase, useDatabaseWithKey } from "../../../test/support/db.ts";
+import { type TestDatabase, useDatabaseWithKey, withDatabaseBefore } from "../../../test/support/db.ts";
 import { newId } from "../db/ids.ts";
-import { MIGRATIONS_DIR, migrate } from "../db/migrate.ts";
+import { migrate } from "../db/migrate.ts";
 import { createKey } from "../keys/index.ts";
 import { acceptEmails } from "./accept.ts";
 import { listEvents } from "./events.ts";
@@ -160,26 +158,7 @@ describe("timeline partitions (issue 28 item 5)", () => {
 
 /** A database migrated to just before 0070, with one email of `id` and two timeline events; `then` runs after 0070. */
 async function beforeAndAfter0070(id: string, then: (client: pg.Client) => Promise<void>) {
-  const admin = new pg.Client({ connectionString: inject("templateDatabaseUrl") });
-  const name = `t_${randomBytes(6).toString("hex")}`;
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = new URL(inject("templateDatabaseUrl"));
-  url.pathname = `/${name}`;
-  const client = new pg.Client({ connectionString: url.toString() });
-  try {
-    const { runMigrations } = await import("graphile-worker");
-    await runMigrations({ connectionString: url.toString() });
-    const before = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith(".sql") && f < "0070");
-    await runner({
-      databaseUrl: url.toString(),
-      dir: MIGRATIONS_DIR,
-      direction: "up",
-      count: before.length,
-      migrationsTable: "mailroom_migrations",
-      log: () => {},
-    });
-    await client.connect();
+  await withDatabaseBefore("0070", async (client, url) => {
     await client.query("insert into accounts (account) values ('old')");
     await client.query(
       `insert into api_keys (key_id, account, secret_sha256, scopes) values ('keyaaaa00001', 'old', $1, '{send}')`,
@@ -193,13 +172,9 @@ async function beforeAndAfter0070(id: string, then: (client: pg.Client) => Promi
     );
     await oldInsert(client, id, "queued");
     await oldInsert(client, id, "sending");
-    await migrate({ url: url.toString() });
+    await migrate({ url });
     await then(client);
-  } finally {
-    await client.end();
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
-  }
+  });
 }
 // The old code's statements: mailroom_append_email_events' insert and the timeline's read.
 const oldInsert = (client: pg.Client, id: string, type: string) =>
