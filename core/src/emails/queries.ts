@@ -67,6 +67,15 @@ export async function loadRawMessage(db: Queryable, emailId: string): Promise<Bu
   return rows[0]?.content;
 }
 
+/** Whether the account has used this idempotency key already (a retry, answered with the first send's result). */
+export async function isKnownIdempotencyKey(db: Queryable, account: string, key: string): Promise<boolean> {
+  const { rowCount } = await db.query("select 1 from idempotency_keys where account = $1 and key = $2", [
+    account,
+    key,
+  ]);
+  return (rowCount ?? 0) > 0;
+}
+
 /** Forgets idempotency keys older than the retention period; their emails stay in the log. */
 export async function purgeIdempotencyKeys(db: Queryable, retentionHours: number, now: Date = new Date()) {
   const result = await db.query(

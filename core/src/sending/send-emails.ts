@@ -5,6 +5,7 @@ import { withTransaction } from "../db/pool.ts";
 import { createSenderAuthorizer } from "../domains/authorize.ts";
 import { type AcceptRequest, acceptEmails } from "../emails/accept.ts";
 import { createAcceptQueue } from "../emails/group-commit.ts";
+import { isKnownIdempotencyKey } from "../emails/queries.ts";
 import { normalizeSendRequest, requestedTemplate, type SendRequestBody } from "../emails/send-request.ts";
 import type { AcceptItem, AcceptResult, EmailSource } from "../emails/types.ts";
 import { isMailroomError, MailroomError } from "../errors/index.ts";
@@ -106,9 +107,17 @@ export function createEmailSender(deps: SendDeps): EmailSender {
     return request(context, item);
   }
 
-  /** The account's policy and its quotas for one email outside a transaction (a single send, SMTP). */
+  /**
+   * The account's policy and its quotas for one email outside a transaction (a single send, SMTP). A retry with
+   * the same idempotencyKey, which the spec asks for after a 429 or 503, is answered with the first send's
+   * result and is no new email: it is not counted again.
+   */
   async function admitOne(context: SendContext, item: AcceptItem): Promise<void> {
     checkAccountPolicy(context.policy, { count: 1, categories: [item.draft.category], batch: false });
+    const { emailsPerSecond, dailySendLimit } = context.policy;
+    if (emailsPerSecond === null && dailySendLimit === null) return;
+    if (item.idempotencyKey && (await isKnownIdempotencyKey(deps.pool, context.account, item.idempotencyKey)))
+      return;
     await countAccountSends(deps.pool, context.policy, 1, context.now);
   }
 

@@ -72,6 +72,20 @@ describe("account quotas (issue 31 item 1)", () => {
     expect((await send(replicaA, key, email(9))).status).toBe(200);
   });
 
+  it("does not count a retry with the same idempotencyKey again: it is answered with the first send's result", async () => {
+    clock = new Date("2031-05-12T12:00:00.100Z");
+    const key = await accountWithPolicy("quota-retry", { emailsPerDay: 2 });
+    const first = await send(replicaA, key, email(0, { idempotencyKey: "order-1" }));
+    const retry = await send(replicaB, key, email(0, { idempotencyKey: "order-1" }));
+    expect([first.status, retry.status]).toEqual([200, 200]);
+    expect(retry.json.messageId).toBe(first.json.messageId);
+    const next = await send(replicaA, key, email(1, { idempotencyKey: "order-2" }));
+    expect(next.status, next.text).toBe(200);
+    const over = await send(replicaB, key, email(2, { idempotencyKey: "order-3" }));
+    expect(over.json.error).toBe("quota_exceeded");
+    expect(await emailsOf("quota-retry")).toBe(2);
+  });
+
   it("lets exactly the day's quota through when both replicas take concurrent sends", async () => {
     clock = new Date("2031-05-10T13:00:00.100Z");
     const key = await accountWithPolicy("quota-b", { emailsPerDay: 7 });
