@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { getAccount } from "@mailroom/core/accounts";
 import { generateKek } from "@mailroom/core/domains";
 import { findKeyForAuth, listKeys, secretMatches } from "@mailroom/core/keys";
 import { getTemplateByName } from "@mailroom/core/templates";
@@ -33,11 +34,16 @@ describe("applyManifests (mailroom apply -f)", () => {
     const deps = { pool: db.pool, kek: generateKek(), dataDir, log };
     const first = await applyManifests(deps, [EXAMPLES]);
     expect(first.map((r) => `${r.kind}/${r.name} ${r.synced.status}`)).toEqual([
+      "AccountPolicy/default True",
       "ApiKey/checkout True",
       "SendingDomain/mail-example True",
       "Template/welcome True",
       "WebhookEndpoint/billing-events True",
     ]);
+    expect(await getAccount(db.pool, "default")).toMatchObject({
+      dailySendLimit: 200_000,
+      retentionDays: 30,
+    });
     const file = localSecretPath(dataDir, "default", "checkout-api-key");
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     const { apiKey, keyId } = JSON.parse(await readFile(file, "utf8")) as Record<string, string>;
