@@ -68,6 +68,12 @@ describe("sandbox mail is processed as in production and captured, never sent", 
     const id = await send(key, "Zoë <zoe@example.test>", "welcome");
     expect(await finished(id)).toBe("delivered");
     expect((await listEvents(db.pool, id)).map((e) => e.type)).toEqual(["queued", "sending", "delivered"]);
+    // The log says it was captured, in the entry and in the list.
+    expect((await api.request("GET", `/v1/emails/${id}`, { key })).json).toMatchObject({ sandbox: true });
+    const listed = await api.request("GET", "/v1/emails", { key });
+    expect((listed.json.data as { id: string; sandbox: boolean }[]).find((e) => e.id === id)?.sandbox).toBe(
+      true,
+    );
     const [captured] = await inbox(key, "?to=zoe%40example.test&wait=10");
     expect(captured).toMatchObject({ emailId: id, subject: "welcome" });
     // The envelope the relay would have had, Bcc included, and the bytes the worker composed and signed.

@@ -117,11 +117,9 @@ async function suppression(address: string) {
   return res.status === 200 ? (res.json as { reason: string; sourceEmailId: string | null }) : undefined;
 }
 
+/** The email log's `simulated`, as the API shows it. */
 async function simulated(id: string) {
-  const { rows } = await db.pool.query<{ simulated: boolean }>("select simulated from emails where id = $1", [
-    id,
-  ]);
-  return rows[0]?.simulated;
+  return (await api.request("GET", `/v1/emails/${id}`, { key })).json.simulated;
 }
 
 describe("the mailbox simulator", () => {

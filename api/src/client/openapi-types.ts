@@ -1066,6 +1066,10 @@ export interface components {
              * @enum {string}
              */
             source: "api" | "smtp";
+            /** @description Captured in the account's dev inbox instead of sent: a sandbox key's or account's email */
+            sandbox: boolean;
+            /** @description Every recipient is a mailbox simulator address (MAILROOM_SIMULATOR_DOMAIN): nothing left */
+            simulated: boolean;
             failureReason: string | null;
             from: string;
             to: string[];
@@ -1096,6 +1100,10 @@ export interface components {
              * @enum {string}
              */
             source: "api" | "smtp";
+            /** @description Captured in the account's dev inbox instead of sent: a sandbox key's or account's email */
+            sandbox: boolean;
+            /** @description Every recipient is a mailbox simulator address (MAILROOM_SIMULATOR_DOMAIN): nothing left */
+            simulated: boolean;
             failureReason: string | null;
             from: string;
             to: string[];

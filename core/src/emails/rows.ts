@@ -22,6 +22,8 @@ export interface EmailRow {
   category: string;
   message_id_header: string;
   source: EmailSource;
+  sandbox: boolean;
+  simulated: boolean;
   attempts: number;
   last_smtp_response: string | null;
   /** Absent when a query does not select it. */
@@ -52,6 +54,8 @@ export function toEmailRecord(row: EmailRow): EmailRecord {
     category: row.category,
     messageIdHeader: row.message_id_header,
     source: row.source,
+    sandbox: row.sandbox,
+    simulated: row.simulated,
     attempts: row.attempts,
     lastSmtpResponse: row.last_smtp_response,
     recipientResults: row.recipient_results ?? {},

@@ -98,6 +98,10 @@ export interface EmailRecord {
   category: string;
   messageIdHeader: string;
   source: EmailSource;
+  /** Captured in the account's dev inbox, never sent (decided at accept from the key and account, ADR 0047). */
+  sandbox: boolean;
+  /** Every recipient is a mailbox simulator address (ADR 0049): left out of reputation figures. */
+  simulated: boolean;
   attempts: number;
   lastSmtpResponse: string | null;
   /** By recipient address; empty until the first attempt. */

@@ -18,6 +18,14 @@ const summaryProperties = {
     enum: ["api", "smtp"],
     description: "The door the email came through: the HTTP API or SMTP submission (ports 587/465)",
   },
+  sandbox: {
+    type: "boolean",
+    description: "Captured in the account's dev inbox instead of sent: a sandbox key's or account's email",
+  },
+  simulated: {
+    type: "boolean",
+    description: "Every recipient is a mailbox simulator address (MAILROOM_SIMULATOR_DOMAIN): nothing left",
+  },
   failureReason: nullableString,
   from: { type: "string" },
   to: stringList,
