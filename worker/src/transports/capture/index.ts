@@ -21,7 +21,8 @@ function failure(recipient: string, code: number | undefined, response: string):
  * each SMTP transaction (envelope sender, recipients, the exact signed bytes) in the account's inbox and
  * answers for every recipient as a server would (250 once the row is durable). Nothing is opened towards any
  * server. The account's chaos rules (ADR 0048) are applied where a server's replies would come; a database
- * failure is a temporary result. Either way the email's real retry plan, bounces and events follow.
+ * failure (reading the rules or storing the capture) is a temporary result, so a rule is never skipped
+ * silently. Either way the email's real retry plan, bounces and events follow.
  */
 export function createCaptureTransport(
   pool: Pool,
@@ -33,7 +34,13 @@ export function createCaptureTransport(
       return {
         async send(message: OutboundMessage): Promise<RecipientResult[]> {
           const results: RecipientResult[] = [];
-          const rules = await loadChaosRules(pool, email.account).catch(() => []);
+          let rules: Awaited<ReturnType<typeof loadChaosRules>>;
+          try {
+            rules = await loadChaosRules(pool, email.account);
+          } catch (error) {
+            const response = `chaos rules unavailable: ${(error as Error).message}`;
+            return message.envelope.to.map((r) => failure(r, undefined, response));
+          }
           for (const envelope of envelopesOf(message)) {
             const chaos = decideChaos(rules, envelope.to, random);
             if (chaos.delaySeconds > 0) await sleep(chaos.delaySeconds * 1000);
