@@ -244,16 +244,10 @@ export async function startPatroniCluster(progress: (line: string) => void): Pro
         const from = await leader();
         const node = from ? byName(from) : undefined;
         if (!node) throw new Error("switchover: no leader");
-        // With synchronous_mode Patroni refuses a switchover (412) until a standby is synchronous again, which
-        // takes a while after the node lost in a failover has rejoined: wait for one, as an operator would.
-        await waitFor(
-          "a synchronous standby",
-          async () => {
-            for (const n of nodes) if ((await rest(n, "/sync"))?.status === 200) return true;
-            return false;
-          },
-          90_000,
-        );
+        // synchronous_mode: Patroni refuses a switchover (412) until a standby is synchronous again after a failover.
+        const sync = async () =>
+          (await Promise.all(nodes.map((n) => rest(n, "/sync")))).some((r) => r?.status === 200);
+        await waitFor("a synchronous standby", sync, 90_000);
         const res = await rest(
           node,
           "/switchover",
