@@ -1,3 +1,5 @@
+import type { TlsOutcome } from "@mailroom/core/tls-reports";
+
 /**
  * A message ready for the wire: the envelope and the exact (already DKIM-signed) bytes to hand over. The
  * envelope sender may differ per recipient (a VERP address naming the recipient): recipients sharing one
@@ -29,6 +31,8 @@ export interface RecipientResult {
   response: string;
   /** The MX host that gave this outcome (direct delivery only). */
   mx?: string;
+  /** How the session's TLS met the receiver's policy, when a session was attempted. */
+  tls?: TlsOutcome;
 }
 
 /** Sends messages and reports per recipient; never throws for an SMTP or network failure. */

@@ -1,0 +1,1 @@
+export type { TlsOutcome } from "./outcome.ts";
