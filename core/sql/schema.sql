@@ -631,6 +631,29 @@ end
 $$;
 
 --
+-- Name: mailroom_record_tls_sessions(jsonb); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_record_tls_sessions(p_rows jsonb) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+begin
+  insert into tls_sessions as t (day, policy_domain, policy_type, policy_sha256, policy_strings, mx_host,
+                                 receiving_ip, result_type, failure_reason, sessions)
+  select r.day, r.policy_domain, r.policy_type, decode(r.policy_sha256, 'hex'), r.policy_strings,
+         r.mx_host, r.receiving_ip, r.result_type, r.failure_reason, sum(r.sessions)
+  from jsonb_to_recordset(p_rows) as r(day date, policy_domain text, policy_type text, policy_sha256 text,
+    policy_strings text[], mx_host text, receiving_ip text, result_type text, failure_reason text,
+    sessions bigint)
+  group by 1, 2, 3, 4, 5, 6, 7, 8, 9
+  order by 1, 2, 3, 4, 6, 7, 8, 9
+  on conflict (day, policy_domain, policy_type, policy_sha256, mx_host, receiving_ip, result_type,
+               failure_reason)
+  do update set sessions = t.sessions + excluded.sessions;
+end
+$$;
+
+--
 -- Name: mailroom_release_held_emails(text); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -1401,6 +1424,64 @@ CREATE TABLE public.templates (
 );
 
 --
+-- Name: tls_report_sends; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.tls_report_sends (
+    report_id text NOT NULL,
+    rua text NOT NULL,
+    status text NOT NULL,
+    attempts integer DEFAULT 0 NOT NULL,
+    last_error text,
+    email_id uuid,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT tls_report_sends_attempts_check CHECK ((attempts >= 0)),
+    CONSTRAINT tls_report_sends_last_error_check CHECK ((length(last_error) <= 1024)),
+    CONSTRAINT tls_report_sends_rua_check CHECK ((length(rua) <= 2048)),
+    CONSTRAINT tls_report_sends_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'sent'::text, 'failed'::text])))
+);
+
+--
+-- Name: tls_reports; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.tls_reports (
+    policy_domain text NOT NULL,
+    day date NOT NULL,
+    report_id text NOT NULL,
+    rua text[] DEFAULT '{}'::text[] NOT NULL,
+    report jsonb,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT tls_reports_policy_domain_check CHECK (((length(policy_domain) >= 1) AND (length(policy_domain) <= 255))),
+    CONSTRAINT tls_reports_report_id_check CHECK ((length(report_id) <= 512))
+);
+
+--
+-- Name: tls_sessions; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.tls_sessions (
+    day date NOT NULL,
+    policy_domain text NOT NULL,
+    policy_type text NOT NULL,
+    policy_sha256 bytea NOT NULL,
+    policy_strings text[] DEFAULT '{}'::text[] NOT NULL,
+    mx_host text DEFAULT ''::text NOT NULL,
+    receiving_ip text DEFAULT ''::text NOT NULL,
+    result_type text NOT NULL,
+    failure_reason text DEFAULT ''::text NOT NULL,
+    sessions bigint NOT NULL,
+    CONSTRAINT tls_sessions_failure_reason_check CHECK ((length(failure_reason) <= 255)),
+    CONSTRAINT tls_sessions_mx_host_check CHECK ((length(mx_host) <= 255)),
+    CONSTRAINT tls_sessions_policy_domain_check CHECK (((length(policy_domain) >= 1) AND (length(policy_domain) <= 255))),
+    CONSTRAINT tls_sessions_policy_sha256_check CHECK ((length(policy_sha256) = 32)),
+    CONSTRAINT tls_sessions_policy_type_check CHECK ((policy_type = ANY (ARRAY['sts'::text, 'tlsa'::text, 'no-policy-found'::text]))),
+    CONSTRAINT tls_sessions_receiving_ip_check CHECK ((length(receiving_ip) <= 45)),
+    CONSTRAINT tls_sessions_result_type_check CHECK ((result_type = ANY (ARRAY['success'::text, 'starttls-not-supported'::text, 'certificate-host-mismatch'::text, 'certificate-expired'::text, 'certificate-not-trusted'::text, 'validation-failure'::text, 'tlsa-invalid'::text, 'dnssec-invalid'::text, 'dane-required'::text, 'sts-policy-fetch-error'::text, 'sts-policy-invalid'::text, 'sts-webpki-invalid'::text]))),
+    CONSTRAINT tls_sessions_sessions_check CHECK ((sessions > 0))
+);
+
+--
 -- Name: webhook_attempts; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1753,6 +1834,34 @@ ALTER TABLE ONLY public.templates
     ADD CONSTRAINT templates_pkey PRIMARY KEY (id);
 
 --
+-- Name: tls_report_sends tls_report_sends_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.tls_report_sends
+    ADD CONSTRAINT tls_report_sends_pkey PRIMARY KEY (report_id, rua);
+
+--
+-- Name: tls_reports tls_reports_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.tls_reports
+    ADD CONSTRAINT tls_reports_pkey PRIMARY KEY (policy_domain, day);
+
+--
+-- Name: tls_reports tls_reports_report_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.tls_reports
+    ADD CONSTRAINT tls_reports_report_id_key UNIQUE (report_id);
+
+--
+-- Name: tls_sessions tls_sessions_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.tls_sessions
+    ADD CONSTRAINT tls_sessions_pkey PRIMARY KEY (day, policy_domain, policy_type, policy_sha256, mx_host, receiving_ip, result_type, failure_reason);
+
+--
 -- Name: webhook_attempts webhook_attempts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1966,6 +2075,12 @@ CREATE INDEX sandbox_messages_email ON public.sandbox_messages USING btree (emai
 CREATE INDEX templates_account_id ON public.templates USING btree (account, id DESC);
 
 --
+-- Name: tls_report_sends_pending; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX tls_report_sends_pending ON public.tls_report_sends USING btree (report_id) WHERE (status = 'pending'::text);
+
+--
 -- Name: webhook_attempts_delivery; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2147,6 +2262,13 @@ ALTER TABLE ONLY public.templates
 
 ALTER TABLE ONLY public.templates
     ADD CONSTRAINT templates_current_version_exists FOREIGN KEY (id, current_version) REFERENCES public.template_versions(template_id, version) DEFERRABLE INITIALLY DEFERRED;
+
+--
+-- Name: tls_report_sends tls_report_sends_report_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.tls_report_sends
+    ADD CONSTRAINT tls_report_sends_report_id_fkey FOREIGN KEY (report_id) REFERENCES public.tls_reports(report_id) ON DELETE CASCADE;
 
 --
 -- Name: webhook_attempts webhook_attempts_delivery_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

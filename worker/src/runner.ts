@@ -9,6 +9,7 @@ import { makeProcessReportTask } from "./tasks/process-report.ts";
 import { makePurgeTask } from "./tasks/purge.ts";
 import { makeRecheckDomainsTask } from "./tasks/recheck-domains.ts";
 import { makeRotateDkimTask } from "./tasks/rotate-dkim.ts";
+import { makeSendTlsReportsTask } from "./tasks/send-tls-reports.ts";
 import { makeWebhookTasks } from "./tasks/webhook-deliver.ts";
 
 /** Exactly the tasks core/src/jobs puts in a lane, each typed by its payload. */
@@ -78,6 +79,7 @@ export async function startWorker(
             recheck_domains: makeRecheckDomainsTask(deps),
             rotate_dkim: makeRotateDkimTask(deps),
             guard_reputation: makeGuardReputationTask(deps),
+            send_tls_reports: makeSendTlsReportsTask(deps),
             ...webhooks.taskList,
           } satisfies LaneTasks<"background">,
         },

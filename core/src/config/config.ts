@@ -8,6 +8,7 @@ import * as simulator from "./areas/simulator.ts";
 import * as smtp from "./areas/smtp.ts";
 import * as storage from "./areas/storage.ts";
 import * as telemetry from "./areas/telemetry.ts";
+import * as tlsReports from "./areas/tls-reports.ts";
 import * as webhooks from "./areas/webhooks.ts";
 import { ConfigError } from "./error.ts";
 
@@ -28,6 +29,7 @@ export const AREAS = [
   webhooks,
   telemetry,
   simulator,
+  tlsReports,
 ] as const;
 
 /**
@@ -47,6 +49,7 @@ const envSchema = z.object({
   ...webhooks.variables,
   ...telemetry.variables,
   ...simulator.variables,
+  ...tlsReports.variables,
 });
 
 export type EnvInput = Record<string, string | undefined>;
@@ -63,6 +66,7 @@ function buildConfig(e: z.infer<typeof envSchema>) {
     ...webhooks.build(e),
     ...telemetry.build(e),
     ...simulator.build(e),
+    ...tlsReports.build(e),
   };
 }
 

@@ -67,6 +67,13 @@ export const VARIABLES: Readonly<Record<string, { programs: ProgramName[]; help:
   },
   MAILROOM_SIMULATOR_RETRY_SECONDS: { programs: WORKER, help: "retry delay of soft-bounced@ simulator mail" },
   MAILROOM_SIMULATOR_DELAY_SECONDS: { programs: WORKER, help: "how long delayed@ takes to answer 250" },
+  MAILROOM_TLSRPT_FROM: { programs: WORKER, help: "From of daily TLS reports (RFC 8460); unset: none sent" },
+  MAILROOM_TLSRPT_KEY_ID: { programs: WORKER, help: "id of the API key whose account sends TLS reports" },
+  MAILROOM_TLSRPT_ORGANIZATION: {
+    programs: WORKER,
+    help: "TLS reports' organization-name; default: From's domain",
+  },
+  MAILROOM_TLSRPT_CONTACT: { programs: WORKER, help: "TLS reports' contact-info; default: the From address" },
   MAILROOM_DNS_SERVERS: {
     programs: ["run", "api", "worker", "operator"],
     help: "host:port,… for DNS; unset: system resolver",

@@ -2,7 +2,9 @@ import { createBatcher, isolatingItemErrors } from "../db/batcher.ts";
 import { newId } from "../db/ids.ts";
 import type { Pool } from "../db/pool.ts";
 import type { TraceCarrier } from "../jobs/index.ts";
+import type { TlsOutcome } from "../tls-reports/outcome.ts";
 import { type EmailRow, toEmailRecord } from "./rows.ts";
+import { tlsTimelineOf } from "./tls-detail.ts";
 import type { EmailRecord } from "./types.ts";
 
 export type Claimed =
@@ -81,6 +83,8 @@ export interface RecipientOutcome {
   status: "accepted" | "temporary" | "permanent";
   code?: number | undefined;
   response: string;
+  /** How the session's TLS met the receiver's policy (direct and relay transports): shown on the timeline. */
+  tls?: TlsOutcome | undefined;
 }
 
 export interface RetryPolicy {
@@ -146,6 +150,8 @@ function decideAttempt({ claimed, outcomes, policy, now = new Date(), trace }: A
   if (reason) detail.reason = reason;
   if (bounced.length > 0) detail.bounced = bouncedRecipients;
   if (result.status === "deferred") detail.retryAt = result.retryAt.toISOString();
+  const tls = tlsTimelineOf(outcomes);
+  if (tls.length > 0) detail.tls = tls;
   const row = {
     emailId: email.id,
     status: result.status,

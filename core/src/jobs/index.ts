@@ -46,6 +46,7 @@ export interface JobPayloads {
   recheck_domains: CronPayload;
   rotate_dkim: CronPayload;
   guard_reputation: CronPayload;
+  send_tls_reports: CronPayload;
 }
 
 export type TaskName = keyof JobPayloads;
@@ -64,6 +65,7 @@ export const JOB_LANES = {
   recheck_domains: "background",
   rotate_dkim: "background",
   guard_reputation: "background",
+  send_tls_reports: "background",
 } as const satisfies Record<TaskName, "delivery" | "background">;
 
 export type LaneName = (typeof JOB_LANES)[TaskName];
@@ -84,6 +86,9 @@ export const PERIODIC_JOBS = {
   rotate_dkim: "* * * * *",
   // Every minute: a complaint storm pauses its account within five minutes (issue 31, ADR 0052).
   guard_reputation: "* * * * *",
+  // Hourly at :10, so the first run after 00:00 UTC reports the day just ended (RFC 8460 §4: daily reports);
+  // the later runs retry failed sends and catch up on days a worker missed, at one statement when none is due.
+  send_tls_reports: "10 * * * *",
 } as const satisfies Record<PeriodicTask, string>;
 
 /**

@@ -159,6 +159,25 @@ export function createWorkerMetrics(registry: Registry = createProgramRegistry("
       help: "Verified domains that a recheck found no longer verified (a DNS record disappeared or changed).",
       registers: [registry],
     }),
+    deliveryTls: new Counter({
+      name: "mailroom_delivery_tls_total",
+      help:
+        "Delivery sessions by how their TLS was checked (mechanism: mta-sts, dane, opportunistic, relay) and " +
+        "the RFC 8460 result (success or the failure's result type).",
+      labelNames: ["mechanism", "result"] as const,
+      registers: [registry],
+    }),
+    tlsRecordFailures: new Counter({
+      name: "mailroom_tls_sessions_unrecorded_total",
+      help: "Delivery sessions whose TLS outcome could not be added to the day's TLS report counts.",
+      registers: [registry],
+    }),
+    tlsReportsSent: new Counter({
+      name: "mailroom_tls_reports_total",
+      help: "TLS report sends (RFC 8460) by result: sent (POSTed, or accepted as an email), failed (retried).",
+      labelNames: ["result"] as const,
+      registers: [registry],
+    }),
     handoverToRecord: new Histogram({
       name: "mailroom_delivery_unrecorded_seconds",
       help:

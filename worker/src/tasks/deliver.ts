@@ -8,6 +8,7 @@ import type { WorkerDeps } from "../deps.ts";
 import { createCaptureTransport } from "../transports/capture/index.ts";
 import { withSimulator } from "../transports/simulator/index.ts";
 import type { OutboundMessage } from "../transports/types.ts";
+import { makeTlsRecording } from "./deliver-tls.ts";
 import "./types.ts";
 
 /**
@@ -25,6 +26,7 @@ export function makeDeliverTask(deps: WorkerDeps): Task<"deliver"> {
   // Simulator recipients are answered before any transport sees them (ADR 0049), sandbox mail's too.
   const simulator = { pool: deps.pool, ...deps.config.simulator };
   const live = withSimulator(deps.transport, simulator);
+  const recordTls = makeTlsRecording(deps);
   return async (payload, helpers) => {
     await withSpanFromCarrier(
       "deliver",
@@ -81,6 +83,8 @@ export function makeDeliverTask(deps: WorkerDeps): Task<"deliver"> {
           }),
         );
         deps.metrics.handoverToRecord.observe((performance.now() - handedOverAt) / 1000);
+        // Only once the attempt is durable: its TLS sessions for the day's report (never throws).
+        await recordTls(outcomes, helpers.logger);
         await whileDatabaseAway(() => mailer.afterRecord?.(outbound, outcomes) ?? Promise.resolve());
         deps.metrics.deliveryOutcomes.inc({
           outcome: result.status,

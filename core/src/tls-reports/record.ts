@@ -1,0 +1,95 @@
+import { createHash } from "node:crypto";
+import { domainToASCII } from "node:url";
+import { createBatcher, isolatingItemErrors } from "../db/batcher.ts";
+import type { Pool } from "../db/pool.ts";
+import type { TlsOutcome } from "./outcome.ts";
+
+/** One row of `tls_sessions` to add: a day's count of sessions that met one policy with one result. */
+export interface TlsSessionRow {
+  day: string;
+  policy_domain: string;
+  policy_type: TlsOutcome["policyType"];
+  policy_sha256: string;
+  policy_strings: string[];
+  mx_host: string;
+  receiving_ip: string;
+  result_type: TlsOutcome["result"];
+  failure_reason: string;
+  sessions: number;
+}
+
+// Bounds of what a transport may hand us (the table's checks): a longer value is cut, never refused, so one
+// odd receiver cannot cost the day's counts.
+const MAX_NAME = 255;
+const MAX_REASON = 255;
+const MAX_POLICY_STRINGS = 64;
+const MAX_POLICY_STRING = 1024;
+
+// Names in A-labels (an internationalised domain as its xn-- form), as DNS and the report's headers carry them.
+const name = (value: string | undefined) => {
+  const text = (value ?? "").trim().toLowerCase().replace(/\.$/, "");
+  return (domainToASCII(text) || text).slice(0, MAX_NAME);
+};
+
+/** The UTC day of `at`, as `YYYY-MM-DD` (the report's day: RFC 8460 §4 reports cover 0000-2400 UTC). */
+export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
+
+/**
+ * One attempt's TLS outcomes as session counts. Recipients that shared a session carry equal outcomes (the
+ * transport reports one per recipient), so equal outcomes within one attempt are one session: the report
+ * counts sessions (RFC 8460 §4.4 `total-successful-session-count`), not recipients.
+ */
+export function sessionRowsOf(outcomes: readonly (TlsOutcome | undefined)[], at: Date): TlsSessionRow[] {
+  const rows = new Map<string, TlsSessionRow>();
+  for (const outcome of outcomes) {
+    if (!outcome) continue;
+    const policyStrings = (outcome.policyStrings ?? [])
+      .slice(0, MAX_POLICY_STRINGS)
+      .map((s) => s.slice(0, MAX_POLICY_STRING));
+    const row: TlsSessionRow = {
+      day: utcDay(at),
+      policy_domain: name(outcome.policyDomain) || "unknown",
+      policy_type: outcome.policyType,
+      policy_sha256: createHash("sha256").update(JSON.stringify(policyStrings)).digest("hex"),
+      policy_strings: policyStrings,
+      mx_host: name(outcome.mxHost),
+      receiving_ip: (outcome.receivingIp ?? "").slice(0, 45),
+      result_type: outcome.result,
+      failure_reason: outcome.result === "success" ? "" : (outcome.detail ?? "").slice(0, MAX_REASON),
+      sessions: 1,
+    };
+    const key = JSON.stringify({ ...row, policy_strings: undefined });
+    rows.set(key, row);
+  }
+  return [...rows.values()];
+}
+
+/** Adds session counts in one statement (`mailroom_record_tls_sessions`, the table's one writer). */
+export async function recordTlsSessions(pool: Pool, rows: readonly TlsSessionRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await pool.query({
+    name: "mailroom_record_tls_sessions",
+    text: "select mailroom_record_tls_sessions($1::jsonb)",
+    values: [JSON.stringify(rows)],
+  });
+}
+
+/**
+ * Records each delivery attempt's TLS outcomes after the attempt itself is recorded: concurrent attempts
+ * share one statement (one in flight, the next gathering), so the counts cost the delivery lane no round trip
+ * of its own. A failure rejects only the caller's promise; the deliver task logs and counts it and goes on:
+ * the attempt's outcome is already durable, only that attempt's sessions are missing from the day's report.
+ */
+export function createTlsRecorder(pool: Pool) {
+  const record = createBatcher(
+    isolatingItemErrors(async (batches: TlsSessionRow[][]) => {
+      await recordTlsSessions(pool, batches.flat());
+      return batches.map(() => undefined);
+    }),
+    { concurrency: 1, maxBatch: 100 },
+  );
+  return (outcomes: readonly (TlsOutcome | undefined)[], at = new Date()): Promise<void> => {
+    const rows = sessionRowsOf(outcomes, at);
+    return rows.length === 0 ? Promise.resolve() : record(rows);
+  };
+}
