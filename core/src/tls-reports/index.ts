@@ -2,6 +2,7 @@
 export type { TlsOutcome } from "./outcome.ts";
 export { createTlsRecorder } from "./record.ts";
 export { sendTlsReports } from "./send.ts";
+export { purgeTlsReportData } from "./store.ts";
 
 // Used by tests only: knip's production run ignores `@internal`; its full run still requires a user.
 /** @internal */

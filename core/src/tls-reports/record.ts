@@ -35,14 +35,15 @@ const name = (value: string | undefined) => {
 export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 
 /**
- * One attempt's TLS outcomes as session counts. Recipients that shared a session carry equal outcomes (the
+ * One attempt's TLS outcomes as session counts (relay sessions left out). Recipients that shared a session carry equal outcomes (the
  * transport reports one per recipient), so equal outcomes within one attempt are one session: the report
  * counts sessions (RFC 8460 §4.4 `total-successful-session-count`), not recipients.
  */
 export function sessionRowsOf(outcomes: readonly (TlsOutcome | undefined)[], at: Date): TlsSessionRow[] {
   const rows = new Map<string, TlsSessionRow>();
   for (const outcome of outcomes) {
-    if (!outcome) continue;
+    // A relay session is with the relay, not with the recipient domain's MX: nothing to tell that domain.
+    if (!outcome || outcome.mechanism === "relay") continue;
     const policyStrings = (outcome.policyStrings ?? [])
       .slice(0, MAX_POLICY_STRINGS)
       .map((s) => s.slice(0, MAX_POLICY_STRING));

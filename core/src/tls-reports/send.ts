@@ -50,8 +50,6 @@ export interface TlsReportRun {
 
 // Days looked back: a worker down over midnight still reports the day it missed, within reason.
 const LOOKBACK_DAYS = 3;
-// How long counts and reports are kept.
-const KEEP_DAYS = 30;
 
 /**
  * The daily TLS reports (RFC 8460 §4, §5), run hourly by the `send_tls_reports` job: for each policy domain
@@ -87,7 +85,7 @@ export async function sendTlsReports(deps: TlsReportDeps, now = new Date()): Pro
     );
     if (result) run[result.ok ? "sent" : "failed"] += 1;
   }
-  await purgeTlsReportData(deps.pool, now, KEEP_DAYS);
+  await purgeTlsReportData(deps.pool, now);
   return run;
 }
 

@@ -143,8 +143,11 @@ export async function withPendingSend(
   }
 }
 
-/** Drops counts and reports older than `keepDays`. */
-export async function purgeTlsReportData(db: Queryable, now: Date, keepDays: number): Promise<void> {
-  await db.query(`delete from tls_sessions where day < $1::date`, [day(now, keepDays)]);
-  await db.query(`delete from tls_reports where day < $1::date`, [day(now, keepDays)]);
+// How long counts and reports are kept: long enough to answer a receiver asking about last month.
+const KEEP_DAYS = 30;
+
+/** Drops counts and reports of days more than 30 days before `now` (run hourly, reports on or off). */
+export async function purgeTlsReportData(db: Queryable, now: Date): Promise<void> {
+  await db.query(`delete from tls_sessions where day < $1::date`, [day(now, KEEP_DAYS)]);
+  await db.query(`delete from tls_reports where day < $1::date`, [day(now, KEEP_DAYS)]);
 }

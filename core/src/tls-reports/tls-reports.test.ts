@@ -173,11 +173,13 @@ const outcome = (over: Partial<TlsOutcome> = {}): TlsOutcome => ({
 });
 
 describe("an attempt's sessions", () => {
-  it("counts recipients that shared a session once, per UTC day, names in A-labels", () => {
+  it("counts recipients that shared a session once, per UTC day, names in A-labels, relays left out", () => {
     const at = new Date("2031-03-10T23:59:59Z");
     const expired = outcome({ result: "certificate-expired", detail: "expired", verified: false });
+    // A relay session is with the relay, not the recipient domain's MX: nothing to report to that domain.
+    const relay = outcome({ mechanism: "relay", policyDomain: "relay.test", policyType: "no-policy-found" });
     const rows = sessionRowsOf(
-      [outcome(), outcome(), expired, undefined, outcome({ policyDomain: "bücher.test" })],
+      [outcome(), outcome(), expired, undefined, relay, outcome({ policyDomain: "bücher.test" })],
       at,
     );
     expect(rows.map((r) => [r.day, r.policy_domain, r.result_type, r.failure_reason, r.sessions])).toEqual([

@@ -1,5 +1,5 @@
 import { makeTxtLookup } from "@mailroom/core/domains";
-import { sendTlsReports } from "@mailroom/core/tls-reports";
+import { purgeTlsReportData, sendTlsReports } from "@mailroom/core/tls-reports";
 import { createSsrfGuard } from "@mailroom/core/webhooks";
 import type { Task } from "graphile-worker";
 import "./types.ts";
@@ -7,7 +7,7 @@ import type { WorkerDeps } from "../deps.ts";
 
 /**
  * Hourly (`PERIODIC_JOBS` in core/src/jobs): the daily TLS reports (RFC 8460, ADR 0058) of the days just ended,
- * and retries of sends that failed. Off (the sessions still counted) unless MAILROOM_TLSRPT_FROM is set.
+ * retries of sends that failed, and the purge of old counts. No report unless MAILROOM_TLSRPT_FROM is set.
  */
 export function makeSendTlsReportsTask(deps: WorkerDeps): Task<"send_tls_reports"> {
   const sender = deps.config.tlsReports;
@@ -15,7 +15,8 @@ export function makeSendTlsReportsTask(deps: WorkerDeps): Task<"send_tls_reports
   // https report URIs are reached as webhooks are: through the same guard and allowed ranges.
   const guard = createSsrfGuard({ allowedCidrs: [...deps.config.webhooks.allowedCidrs] });
   return async (_payload, helpers) => {
-    if (!sender) return;
+    // Reports off: the counts are still kept, and still dropped when old.
+    if (!sender) return purgeTlsReportData(deps.pool, new Date());
     const run = await sendTlsReports({
       pool: deps.pool,
       lookupTxt,
