@@ -3,6 +3,7 @@ import { createSenderAuthorizer } from "../domains/authorize.ts";
 import type { LookupTxt } from "../domains/verify.ts";
 import { acceptEmails } from "../emails/accept.ts";
 import { normalizeSubmittedMessage } from "../emails/submitted-message.ts";
+import { capturesMail } from "../sandbox/decide.ts";
 import type { SsrfGuard } from "../webhooks/ssrf.ts";
 import { composeReportMail, gzipReport } from "./message.ts";
 import { postReport } from "./post.ts";
@@ -106,14 +107,14 @@ async function sendOne(
     });
   }
   const { sender } = deps;
-  const { rows } = await client.query<{ account: string }>(
-    `select account from api_keys
-     where key_id = $1 and revoked_at is null and (expires_at is null or expires_at > now())`,
+  const { rows } = await client.query<{ account: string; mode: "live" | "sandbox"; sandbox: boolean }>(
+    `select k.account, k.mode, a.sandbox from api_keys k join accounts a using (account)
+     where k.key_id = $1 and k.revoked_at is null and (k.expires_at is null or k.expires_at > now())`,
     [sender.keyId],
   );
-  const account = rows[0]?.account;
-  if (!account)
-    return { ok: false, error: `the reporting key ${sender.keyId} is missing, revoked or expired` };
+  const key = rows[0];
+  if (!key) return { ok: false, error: `the reporting key ${sender.keyId} is missing, revoked or expired` };
+  const { account } = key;
   await authorize(account, sender.from);
   const message = composeReportMail({
     from: sender.from,
@@ -125,7 +126,8 @@ async function sendOne(
   });
   const item = normalizeSubmittedMessage({ mailFrom: sender.from, recipients: [uri.address], message });
   const [accepted] = await acceptEmails(client, { hostname: sender.submitter }, [
-    { ...item, account, apiKeyId: sender.keyId, source: "smtp" },
+    // A sandbox key or account captures its reports as it captures any of its mail (ADR 0047).
+    { ...item, account, apiKeyId: sender.keyId, source: "smtp", sandbox: capturesMail(key, key) },
   ]);
   if (!accepted || accepted.status === "idempotency_key_mismatch")
     return { ok: false, error: "an earlier report email with this Message-ID differs" };

@@ -1,7 +1,7 @@
 import { gunzipSync } from "node:zlib";
 import { createDomain } from "@mailroom/core/domains";
 import { createKey } from "@mailroom/core/keys";
-import { createTlsRecorder } from "@mailroom/core/tls-reports";
+import { createTlsRecorder, type TlsOutcome } from "@mailroom/core/tls-reports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, markDomainVerified, type TestDatabase } from "../../../test/support/db.ts";
 import { startDnsServer, type TestDnsServer } from "../../../test/support/dns-server.ts";
@@ -37,23 +37,23 @@ afterAll(async () => {
 });
 
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
+const dane = (policyDomain: string): TlsOutcome => ({
+  mechanism: "dane",
+  policyDomain,
+  policyType: "tlsa",
+  policyStrings: ["3 1 1 0123456789abcdef"],
+  enforced: true,
+  mxHost: `mx.${policyDomain}`,
+  result: "success",
+  tls: true,
+  verified: true,
+});
 
 describe("the send_tls_reports job", () => {
   it("mails yesterday's report through the worker's own delivery and drops counts past 30 days", async () => {
     const record = createTlsRecorder(db.pool);
-    const session = (policyDomain: string) => ({
-      mechanism: "dane" as const,
-      policyDomain,
-      policyType: "tlsa" as const,
-      policyStrings: ["3 1 1 0123456789abcdef"],
-      enforced: true,
-      mxHost: `mx.${policyDomain}`,
-      result: "success" as const,
-      tls: true,
-      verified: true,
-    });
-    await record([session("receiver.test")], daysAgo(1));
-    await record([session("old.test")], daysAgo(40));
+    await record([dane("receiver.test")], daysAgo(1));
+    await record([dane("old.test")], daysAgo(40));
     dns.setTxt("_smtp._tls.receiver.test", ["v=TLSRPTv1; rua=mailto:tls@receiver.test"]);
 
     await db.pool.query(`select graphile_worker.add_job('send_tls_reports', '{}'::json)`);
@@ -87,5 +87,25 @@ describe("the send_tls_reports job", () => {
       (values) => values.length > 0,
     );
     expect(sent).toEqual([expect.objectContaining({ labels: { result: "sent" }, value: 1 })]);
+  });
+
+  it("captures the reports of a sandbox account, as any of its mail", async () => {
+    await db.pool.query("update accounts set sandbox = true where account = 'postmaster'");
+    await createTlsRecorder(db.pool)([dane("sandboxed.test")], daysAgo(1));
+    dns.setTxt("_smtp._tls.sandboxed.test", ["v=TLSRPTv1; rua=mailto:tls@sandboxed.test"]);
+    await db.pool.query(`select graphile_worker.add_job('send_tls_reports', '{}'::json)`);
+    const email = await until(
+      async () =>
+        (
+          await db.pool.query<{ sandbox: boolean; status: string }>(
+            `select e.sandbox, e.status from tls_report_sends s join tls_reports r using (report_id)
+             join emails e on e.id = s.email_id where r.policy_domain = 'sandboxed.test'`,
+          )
+        ).rows[0],
+      (row) => row?.status === "delivered",
+      20_000,
+    );
+    expect(email).toEqual({ sandbox: true, status: "delivered" });
+    expect(sink.messages.map((m) => m.envelope.to)).toEqual([["tls@receiver.test"]]);
   });
 });
