@@ -18,9 +18,21 @@ interface EmailDetail extends EmailSummary {
   events: Array<{ type: string; at: string; detail: Record<string, unknown> }>;
 }
 
+/** An attempt's TLS sessions (`detail.tls`, ADR 0058) as their readable lines, one per session. */
+function tlsLines(value: unknown): string | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const lines = value.map((entry) => (entry as { text?: unknown }).text);
+  return lines.every((line) => typeof line === "string")
+    ? lines.map((line) => `\n  ${line}`).join("")
+    : undefined;
+}
+
 function detailText(detail: Record<string, unknown>): string {
   return Object.entries(detail)
-    .map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`)
+    .map(
+      ([k, v]) =>
+        `${k}: ${typeof v === "string" ? v : k === "tls" ? (tlsLines(v) ?? JSON.stringify(v)) : JSON.stringify(v)}`,
+    )
     .join("\n");
 }
 
