@@ -19,7 +19,7 @@ import { namespacesStep } from "./namespaces-step.ts";
  * namespace's labels changing takes effect within this time (a name added to or removed from the list
  * changes the resource, which is reconciled at once).
  */
-export const NAMESPACE_RECHECK_MS = 60_000;
+const NAMESPACE_RECHECK_MS = 60_000;
 
 type Fields = StatusFields<"ClusterSendingDomain">;
 
