@@ -1016,7 +1016,7 @@ CREATE TABLE public.accounts (
     policy text,
     resumed_at timestamp with time zone,
     resumed_by text,
-    CONSTRAINT accounts_account_check CHECK ((account ~ '^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$'::text)),
+    CONSTRAINT accounts_account_check CHECK (((account ~ '^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$'::text) OR (account = '@cluster'::text))),
     CONSTRAINT accounts_batch_size_check CHECK ((batch_size > 0)),
     CONSTRAINT accounts_check CHECK (((sending_status = 'paused'::text) = (paused_at IS NOT NULL))),
     CONSTRAINT accounts_daily_send_limit_check CHECK ((daily_send_limit >= 0)),
@@ -1146,6 +1146,17 @@ CREATE TABLE public.domain_dns_records (
 );
 
 --
+-- Name: domain_grants; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.domain_grants (
+    domain_id uuid NOT NULL,
+    account text NOT NULL,
+    granted_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT domain_grants_account_check CHECK ((account ~ '^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$'::text))
+);
+
+--
 -- Name: domains; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1166,7 +1177,7 @@ CREATE TABLE public.domains (
     dkim_rotation_compromised boolean DEFAULT false NOT NULL,
     dkim_rotation_token text,
     dkim_rotation_check_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT domains_account_check CHECK ((account ~ '^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$'::text)),
+    CONSTRAINT domains_account_check CHECK (((account ~ '^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$'::text) OR (account = '@cluster'::text))),
     CONSTRAINT domains_dkim_rotation_interval_days_check CHECK (((dkim_rotation_interval_days >= 0) AND (dkim_rotation_interval_days <= 3650))),
     CONSTRAINT domains_managed_by_check CHECK ((managed_by = ANY (ARRAY['api'::text, 'operator'::text]))),
     CONSTRAINT domains_name_check CHECK (((name = lower(name)) AND (length(name) <= 253) AND (name ~ '^[a-z0-9.-]+$'::text))),
@@ -1281,8 +1292,8 @@ CREATE TABLE public.operator_bindings (
     claim text,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT operator_bindings_kind_check CHECK ((kind = ANY (ARRAY['ApiKey'::text, 'SendingDomain'::text, 'Template'::text, 'WebhookEndpoint'::text]))),
-    CONSTRAINT operator_bindings_namespace_check CHECK ((namespace ~ '^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$'::text))
+    CONSTRAINT operator_bindings_kind_check CHECK ((kind = ANY (ARRAY['ApiKey'::text, 'SendingDomain'::text, 'ClusterSendingDomain'::text, 'Template'::text, 'WebhookEndpoint'::text]))),
+    CONSTRAINT operator_bindings_namespace_check CHECK (((namespace ~ '^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$'::text) OR (namespace = '@cluster'::text)))
 );
 
 --
@@ -1701,6 +1712,13 @@ ALTER TABLE ONLY public.domain_dns_records
     ADD CONSTRAINT domain_dns_records_pkey PRIMARY KEY (domain_id, purpose, name);
 
 --
+-- Name: domain_grants domain_grants_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.domain_grants
+    ADD CONSTRAINT domain_grants_pkey PRIMARY KEY (domain_id, account);
+
+--
 -- Name: domains domains_account_name_key; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1937,6 +1955,12 @@ CREATE INDEX api_keys_account ON public.api_keys USING btree (account);
 CREATE INDEX domain_checks_failing ON public.domain_checks USING btree (name) WHERE (status = 'fail'::text);
 
 --
+-- Name: domain_grants_account; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX domain_grants_account ON public.domain_grants USING btree (account);
+
+--
 -- Name: domains_dkim_rotation_check; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2054,7 +2078,11 @@ CREATE INDEX inbound_reports_received ON public.inbound_reports USING btree (rec
 -- Name: operator_bindings_claim; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE UNIQUE INDEX operator_bindings_claim ON public.operator_bindings USING btree (kind, claim) WHERE (claim IS NOT NULL);
+CREATE UNIQUE INDEX operator_bindings_claim ON public.operator_bindings USING btree ((
+CASE
+    WHEN (kind = 'ClusterSendingDomain'::text) THEN 'SendingDomain'::text
+    ELSE kind
+END), claim) WHERE (claim IS NOT NULL);
 
 --
 -- Name: sandbox_messages_account; Type: INDEX; Schema: public; Owner: -
@@ -2199,6 +2227,13 @@ ALTER TABLE ONLY public.domain_checks
 
 ALTER TABLE ONLY public.domain_dns_records
     ADD CONSTRAINT domain_dns_records_domain_id_fkey FOREIGN KEY (domain_id) REFERENCES public.domains(id) ON DELETE CASCADE;
+
+--
+-- Name: domain_grants domain_grants_domain_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.domain_grants
+    ADD CONSTRAINT domain_grants_domain_id_fkey FOREIGN KEY (domain_id) REFERENCES public.domains(id) ON DELETE CASCADE;
 
 --
 -- Name: domains domains_account_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

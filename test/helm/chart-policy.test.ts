@@ -225,6 +225,14 @@ describe("RBAC", () => {
         resources: ["dnsendpoints"],
         verbs: ["get", "create", "patch", "delete"],
       },
+      // Cluster-wide installations only: ClusterSendingDomains and the namespaces their selectors match.
+      {
+        apiGroups: ["mailroom.dev"],
+        resources: ["clustersendingdomains"],
+        verbs: ["get", "list", "watch", "patch"],
+      },
+      { apiGroups: ["mailroom.dev"], resources: ["clustersendingdomains/status"], verbs: ["patch"] },
+      { apiGroups: [""], resources: ["namespaces"], verbs: ["list"] },
     ]);
     expect(findManifest(manifests, "Role", `${FULL}-operator-leader-election`).rules).toEqual([
       { apiGroups: ["coordination.k8s.io"], resources: ["leases"], verbs: ["create"] },

@@ -102,7 +102,52 @@ it("status lists every resource with its state and reason; records prints what t
 
   const unknown = await plugin("records", "nowhere.example.org", "-n", NAMESPACE, ...kubeconfig);
   expect(unknown.code).toBe(1);
-  expect(unknown.stderr).toContain(`no SendingDomain declares nowhere.example.org in namespace ${NAMESPACE}`);
+  expect(unknown.stderr).toContain(
+    `no SendingDomain declares nowhere.example.org in namespace ${NAMESPACE}, nor any ClusterSendingDomain`,
+  );
+
+  // A shared domain is cluster-wide: found from any namespace.
+  const shared = h.name("shared");
+  await crs.ClusterSendingDomain.create("", {
+    apiVersion: "mailroom.dev/v1alpha1",
+    kind: "ClusterSendingDomain",
+    metadata: { name: shared },
+    spec: {
+      domain: `${shared}.example.com`,
+      dkim: { algorithms: ["rsa-2048"] },
+      reclaimPolicy: "Delete",
+      allowedNamespaces: { names: [NAMESPACE] },
+    },
+  });
+  try {
+    await expect
+      .poll(async () => (await crs.ClusterSendingDomain.get("", shared)).status?.records?.length ?? 0, WAIT)
+      .toBeGreaterThan(2);
+    const sharedRecords = await plugin("records", `${shared}.example.com`, "-n", NAMESPACE, ...kubeconfig);
+    expect(sharedRecords.code).toBe(0);
+    expect(sharedRecords.stdout).toContain(
+      `# ClusterSendingDomain ${shared}: ${shared}.example.com, verification pending`,
+    );
+    // Listed across all namespaces (-A), with no namespace; not under one namespace (-n).
+    const all = (await plugin("status", "-A", ...kubeconfig)).stdout;
+    expect(all).toMatch(
+      new RegExp(`ClusterSendingDomain\\s+${shared}\\s+False\\s+Reconciling\\s+VerificationPending`),
+    );
+    expect((await plugin("status", "-n", NAMESPACE, ...kubeconfig)).stdout).not.toContain(shared);
+  } finally {
+    await crs.ClusterSendingDomain.delete("", shared);
+    // Finalized by this run's operator: nothing is left in the shared cluster.
+    await expect
+      .poll(
+        () =>
+          crs.ClusterSendingDomain.get("", shared).then(
+            () => "there",
+            () => "gone",
+          ),
+        WAIT,
+      )
+      .toBe("gone");
+  }
 });
 
 it("test-send sends with an ApiKey's key from its Secret, and trace follows the email to delivery", async () => {

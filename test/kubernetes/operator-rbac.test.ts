@@ -1,13 +1,15 @@
 /**
  * The operator under the chart's RBAC: the chart is installed for real, and the operator runs in process with a
  * token of the chart's ServiceAccount (TokenRequest, as the pod would mount it), not as admin. It converges all
- * four kinds, and an installation limited by operator.watchNamespaces is refused the Secrets of the namespaces
- * it does not watch.
+ * four kinds (and, cluster-wide, a ClusterSendingDomain), and an installation limited by operator.watchNamespaces
+ * is refused the Secrets of the namespaces it does not watch.
  */
 import { KubeConfig } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { openHarness } from "../../operator/src/contract/harness.ts";
+import { clusterSendingDomainController } from "../../operator/src/controllers/cluster-sending-domain/index.ts";
+import { syncObject } from "../../operator/src/controllers/sync.ts";
 import { createKube, isKubeError } from "../../operator/src/kube/index.ts";
 import { CHART_DIR, type Manifest } from "../helm/support/helm.ts";
 import { apiKey, sendingDomain, template, webhookEndpoint } from "../support/kube-fake/fixtures.ts";
@@ -112,6 +114,42 @@ describe("the operator with the chart's ServiceAccount, cluster-wide (the defaul
         const left = await crs.ApiKey.list(apps);
         expect(left.items).toHaveLength(0);
       }, WAIT);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it("reconciles a ClusterSendingDomain with the ClusterRole: reads namespaces, patches it and its status, finalizes it", async () => {
+    const token = await serviceAccountToken(kube, namespace, installed.serviceAccount);
+    const h = await openHarness({
+      kubeconfigPath: await writeKubeconfig(kube, `sa-${namespace}`, token),
+      clusterNamespace: apps,
+    });
+    const crs = h.kube.customResources.ClusterSendingDomain;
+    const name = "rbac-shared";
+    try {
+      await vi.waitFor(() => crs.list(undefined), WAIT);
+      await admin.customResources.ClusterSendingDomain.create("", {
+        apiVersion: "mailroom.dev/v1alpha1",
+        kind: "ClusterSendingDomain",
+        metadata: { name },
+        spec: {
+          domain: "shared.rbac.example",
+          dkim: { algorithms: ["rsa-2048"] },
+          reclaimPolicy: "Delete",
+          allowedNamespaces: { selector: { matchLabels: { "kubernetes.io/metadata.name": apps } } },
+        },
+      });
+      // One reconcile as the installation would run it, under the chart's ServiceAccount.
+      const instance = `${namespace}/${installed.leaseName}`;
+      await syncObject(h.context, crs, clusterSendingDomainController, await crs.get("", name), instance);
+      const reconciled = await crs.get("", name);
+      expect(status(reconciled, "Synced")).toBe("True");
+      expect(reconciled.status?.namespaces).toEqual([apps]);
+      await admin.customResources.ClusterSendingDomain.delete("", name);
+      await syncObject(h.context, crs, clusterSendingDomainController, await crs.get("", name), instance);
+      const gone = await crs.get("", name).catch((e: unknown) => e);
+      expect(isKubeError(gone, 404)).toBe(true);
     } finally {
       await h.close();
     }

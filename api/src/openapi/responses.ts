@@ -32,8 +32,9 @@ const ERROR_DESCRIPTIONS: Record<number, [string, HeaderName[]]> = {
   400: ["`validation_error` (the message names the field) or `invalid_idempotency_key`", []],
   401: ["`missing_api_key`, `invalid_api_key`, `api_key_revoked` or `api_key_expired`", ["WWW-Authenticate"]],
   403: [
-    "`insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed) " +
-      "or `category_not_allowed` (the account's policy); not retryable",
+    "`insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed), " +
+      "`category_not_allowed` (the account's policy) or `domain_not_allowed` (a shared domain whose allowed " +
+      "namespaces leave the account out); not retryable",
     [],
   ],
   404: ["`not_found`: no such resource in this account", []],

@@ -24,6 +24,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   request_timeout: 408,
   idempotency_key_mismatch: 422,
   domain_not_verified: 422,
+  domain_not_allowed: 403,
   template_render_error: 422,
   rate_limit_exceeded: 429,
   quota_exceeded: 429,

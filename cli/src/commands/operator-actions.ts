@@ -13,6 +13,7 @@ import {
   createKube,
   createKubeDnsEndpointStore,
   createKubeEventRecorder,
+  createKubeNamespaceLister,
   createKubeSecretStore,
   startOperator,
 } from "@mailroom/operator";
@@ -46,6 +47,7 @@ export async function runOperator(): Promise<void> {
       secrets: createKubeSecretStore(kube),
       events: createKubeEventRecorder(kube, logger),
       dnsEndpoints: createKubeDnsEndpointStore(kube),
+      namespaces: createKubeNamespaceLister(kube),
       log: logger,
       now: () => new Date(),
       ownerReferences: config.operator.ownerReferences,

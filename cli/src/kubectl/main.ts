@@ -45,8 +45,8 @@ withKubeOptions(
   program
     .command("status")
     .description(
-      "every ApiKey, SendingDomain, Template and WebhookEndpoint with Ready, its kstatus state " +
-        "(Current, Reconciling, Stalled) and the reason and message",
+      "every ApiKey, SendingDomain, Template and WebhookEndpoint (with -A, ClusterSendingDomains too) with " +
+        "Ready, its kstatus state (Current, Reconciling, Stalled) and the reason and message",
     ),
 ).action(async (options: KubeOptions) => {
   process.exitCode = await printStatus(connect(options), process.stdout);

@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from "../db/pool.ts";
 import { withTransaction } from "../db/pool.ts";
-import { findBounceDomainOwner } from "../domains/bounce-domains.ts";
+import { bounceDomainServes } from "../domains/bounce-domains.ts";
 import { appendEvents } from "../emails/events.ts";
 import {
   findEmailByMessageId,
@@ -69,7 +69,7 @@ async function locate(
   const found = messageId ? await findEmailByMessageId(db, messageId) : undefined;
   if (found) {
     for (const domain of new Set(report.rcptTo.map(domainOf))) {
-      if ((await findBounceDomainOwner(db, domain)) === found.account) {
+      if (await bounceDomainServes(db, domain, found.account)) {
         const email = await lockReportedEmail(db, found.id);
         if (!email) break;
         return { email, via: "message_id", recipient: undefined };

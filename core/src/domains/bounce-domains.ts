@@ -16,3 +16,21 @@ export async function findBounceDomainOwner(
   );
   return rows[0]?.account;
 }
+
+/**
+ * Whether `returnPathDomain` is the bounce domain of a verified domain `account` sends from: its own, or a
+ * shared one granted to it (grants.ts). A report matched by Message-ID alone counts only through one of these.
+ */
+export async function bounceDomainServes(
+  db: Queryable,
+  returnPathDomain: string,
+  account: string,
+): Promise<boolean> {
+  const { rows } = await db.query(
+    `select 1 from domains d where d.return_path_domain = $1 and d.status = 'verified'
+       and (d.account = $2
+            or exists (select 1 from domain_grants g where g.domain_id = d.id and g.account = $2))`,
+    [returnPathDomain.toLowerCase().replace(/\.$/, ""), account],
+  );
+  return rows.length > 0;
+}

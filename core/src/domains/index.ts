@@ -4,6 +4,7 @@ export * from "./checks/index.ts";
 export { formatTxtForZoneFile, type SigningKey } from "./dkim.ts";
 export { signMessageAsync } from "./dkim-sign.ts";
 export { deleteDomain } from "./delete.ts";
+export { CLUSTER_ACCOUNT, setDomainGrants } from "./grants.ts";
 export { getDmarcSummary, purgeDmarcData } from "./dmarc/index.ts";
 export { ensureLocalKek, loadKek } from "./kek.ts";
 export { recheckDueDomains, verifyDomain } from "./recheck.ts";

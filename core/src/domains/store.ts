@@ -266,8 +266,9 @@ export async function recordVerification(
 }
 
 /**
- * The account's verified domain for a From address (exact domain match, case-insensitive), or undefined.
- * Sub-domains are not covered by their parent: each sending domain is added and verified on its own.
+ * The account's verified domain for a From address (exact domain match, case-insensitive), its own or a
+ * shared one granted to it (grants.ts), or undefined. Sub-domains are not covered by their parent: each
+ * sending domain is added and verified on its own.
  */
 export async function findVerifiedDomain(
   db: Queryable,
@@ -278,7 +279,8 @@ export async function findVerifiedDomain(
   const domain = storedName(at === -1 ? fromAddress : fromAddress.slice(at + 1).replace(/>$/, ""));
   if (!domain) return undefined;
   const { rows } = await db.query<DomainRow>(
-    `${DOMAIN_SELECT} where d.account = $1 and d.name = $2 and d.status = 'verified'`,
+    `${DOMAIN_SELECT} where d.name = $2 and d.status = 'verified' and (d.account = $1
+       or exists (select 1 from domain_grants g where g.domain_id = d.id and g.account = $1))`,
     [account, domain],
   );
   return rows[0] ? toDomainRecord(rows[0]) : undefined;

@@ -15,6 +15,8 @@ export const ERROR_CODES = [
   "conflict",
   "managed_by_operator",
   "domain_not_verified",
+  // A shared domain (ClusterSendingDomain) whose allowed namespaces leave the account out (issue 31).
+  "domain_not_allowed",
   "template_render_error",
   "rate_limit_exceeded",
   // The account's per-day quota is spent until the UTC day ends (issue 31); per-second is rate_limit_exceeded.

@@ -13,7 +13,11 @@ import { type KubeFake, startKubeFake } from "../../../test/support/kube-fake/in
 import type { OperatorLogger, ReconcileContext } from "../controllers/context.ts";
 import { ALL_CONTROLLERS } from "../controllers/index.ts";
 import { createKube, type Kube, type KubeOptions } from "../kube/index.ts";
-import { createKubeEventRecorder, createKubeSecretStore } from "../runtime/kube-adapters.ts";
+import {
+  createKubeEventRecorder,
+  createKubeNamespaceLister,
+  createKubeSecretStore,
+} from "../runtime/kube-adapters.ts";
 import { createKubeDnsEndpointStore } from "../runtime/kube-dns-endpoints.ts";
 import { type OperatorOptions, type RunningOperator, startOperator } from "../runtime/operator.ts";
 
@@ -86,6 +90,7 @@ export async function openHarness(options: HarnessOptions = {}): Promise<Harness
         ? {}
         : { absentRecheckMs: options.dnsDiscoveryAbsentRecheckMs },
     ),
+    namespaces: createKubeNamespaceLister(kube),
     log,
     now: () => new Date(),
     ownerReferences: options.ownerReferences ?? false,

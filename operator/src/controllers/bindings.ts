@@ -47,15 +47,19 @@ export async function getBinding(
   return rows[0] ? toBinding(rows[0]) : undefined;
 }
 
-/** Who holds an exclusive claim (a SendingDomain's domain), if anyone. */
+/**
+ * Who holds an exclusive claim among `kinds` (a domain, across SendingDomain and ClusterSendingDomain: one
+ * claim, core/migrations/0125_cluster_sending_domains.sql), if anyone.
+ */
 export async function findClaimHolder(
   db: Queryable,
-  kind: MailroomKind,
+  kinds: readonly MailroomKind[],
   claim: string,
 ): Promise<Binding | undefined> {
   const { rows } = await db.query<BindingRow>(
-    `select kind, namespace, name, uid, target_id, claim from operator_bindings where kind = $1 and claim = $2`,
-    [kind, claim],
+    `select kind, namespace, name, uid, target_id, claim from operator_bindings
+     where kind = any($1::text[]) and claim = $2`,
+    [kinds, claim],
   );
   return rows[0] ? toBinding(rows[0]) : undefined;
 }

@@ -122,6 +122,17 @@ export interface DnsEndpointStore {
   disown(owner: ObjectRef, name: string): Promise<void>;
 }
 
+/** A namespace as a ClusterSendingDomain's allowedNamespaces.selector sees it. */
+export interface NamespaceInfo {
+  name: string;
+  labels: Readonly<Record<string, string>>;
+}
+
+/** The cluster's namespaces (in local mode: the Namespace manifests applied with the resources). */
+export interface NamespaceLister {
+  list(): Promise<NamespaceInfo[]>;
+}
+
 /** Dependencies of one reconcile. */
 export interface ReconcileContext {
   pool: Pool;
@@ -131,6 +142,8 @@ export interface ReconcileContext {
   events: EventRecorder;
   /** Where SendingDomain records go when spec.publishDNS is set. */
   dnsEndpoints: DnsEndpointStore;
+  /** Namespaces and their labels, for ClusterSendingDomain's allowedNamespaces.selector. */
+  namespaces: NamespaceLister;
   log: OperatorLogger;
   now: () => Date;
   /** Put an ownerReference on generated Secrets, so deleting the resource deletes them (GC). */

@@ -1,6 +1,7 @@
 import type { ControllerSet } from "../runtime/operator.ts";
 import { accountPolicyController } from "./account-policy/index.ts";
 import { apiKeyController } from "./api-key/index.ts";
+import { clusterSendingDomainController } from "./cluster-sending-domain/index.ts";
 import { sendingDomainController } from "./sending-domain/index.ts";
 import { templateController } from "./template/index.ts";
 import { webhookEndpointController } from "./webhook-endpoint/index.ts";
@@ -9,6 +10,7 @@ import { webhookEndpointController } from "./webhook-endpoint/index.ts";
 export const ALL_CONTROLLERS: ControllerSet = {
   AccountPolicy: accountPolicyController,
   ApiKey: apiKeyController,
+  ClusterSendingDomain: clusterSendingDomainController,
   SendingDomain: sendingDomainController,
   Template: templateController,
   WebhookEndpoint: webhookEndpointController,

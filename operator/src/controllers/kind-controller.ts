@@ -2,6 +2,7 @@
  * The shape every kind's controller has: reconcile converges (a list of steps, steps.ts), finalize releases;
  * the driver (sync.ts) does the rest.
  */
+import { CLUSTER_ACCOUNT } from "@mailroom/core/domains";
 import type { MailroomKind, MailroomKinds } from "../crds/index.ts";
 import type { ConditionState } from "./conditions.ts";
 import type { ObjectRef, ReconcileContext } from "./context.ts";
@@ -34,12 +35,16 @@ export interface KindController<K extends MailroomKind> {
   finalize(ctx: ReconcileContext, object: MailroomKinds[K]): Promise<void>;
 }
 
-/** The account of a resource is its namespace (DESIGN.md §2). */
-export function accountOf(object: { metadata: { namespace?: string | undefined } }): string {
+/**
+ * The account of a resource is its namespace (DESIGN.md §2); a ClusterSendingDomain's domain belongs to the
+ * reserved account no namespace can be (ADR 0054).
+ */
+export function accountOf(object: { kind?: string; metadata: { namespace?: string | undefined } }): string {
+  if (object.kind === "ClusterSendingDomain") return CLUSTER_ACCOUNT;
   return object.metadata.namespace ?? "default";
 }
 
-/** An ObjectRef for Events and ownerReferences. */
+/** An ObjectRef for Events and ownerReferences; a cluster-scoped object's namespace is "". */
 export function refOf(object: {
   apiVersion: string;
   kind: string;
@@ -48,7 +53,7 @@ export function refOf(object: {
   return {
     apiVersion: object.apiVersion,
     kind: object.kind,
-    namespace: object.metadata.namespace ?? "default",
+    namespace: object.kind === "ClusterSendingDomain" ? "" : (object.metadata.namespace ?? "default"),
     name: object.metadata.name ?? "",
     uid: object.metadata.uid ?? "",
     resourceVersion: object.metadata.resourceVersion,

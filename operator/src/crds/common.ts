@@ -17,6 +17,8 @@ export interface CrdDefinition {
   readonly spec: SchemaProps;
   readonly status: SchemaProps;
   readonly printerColumns: readonly PrinterColumn[];
+  /** Namespaced when absent; Cluster for a kind no namespace owns (ClusterSendingDomain). */
+  readonly scope?: "Namespaced" | "Cluster";
   /**
    * The longest name a resource may have, so that the names generated from it (`<name>-api-key`,
    * `<name>-webhook-secret`, `<name>-dns`) stay within the 253 characters of an object name: a longer one

@@ -84,13 +84,14 @@ describe("CRD generation", () => {
     expect(drift.stderr).toContain("Run `node operator/src/crds/generate.ts`");
   });
 
-  it("emits namespaced v1alpha1 CRDs with /status, short names, category mailroom and valid schemas", () => {
+  it("emits v1alpha1 CRDs (namespaced but ClusterSendingDomain) with /status, short names, category mailroom and valid schemas", () => {
     for (const [file, text] of renderCrds()) {
       const crd = parse(text);
       const def = CRD_DEFINITIONS.find((d) => file === `${d.plural}.mailroom.dev.yaml`);
       expect(def, file).toBeDefined();
       expect(crd.metadata.name).toBe(`${def?.plural}.mailroom.dev`);
-      expect(crd.spec).toMatchObject({ group: "mailroom.dev", scope: "Namespaced" });
+      const scope = def?.kind === "ClusterSendingDomain" ? "Cluster" : "Namespaced";
+      expect(crd.spec).toMatchObject({ group: "mailroom.dev", scope });
       expect(crd.spec.names.categories).toEqual(["mailroom"]);
       expect(crd.spec.names.shortNames.length).toBeGreaterThan(0);
       const [version, ...others] = crd.spec.versions;

@@ -1,6 +1,11 @@
 import type { V1ObjectMeta } from "@kubernetes/client-node";
 import { type AccountPolicySpec, type AccountPolicyStatus, accountPolicyCrd } from "./account-policy.ts";
 import { type ApiKeySpec, type ApiKeyStatus, apiKeyCrd } from "./api-key.ts";
+import {
+  type ClusterSendingDomainSpec,
+  type ClusterSendingDomainStatus,
+  clusterSendingDomainCrd,
+} from "./cluster-sending-domain.ts";
 import { API_VERSION, type CrdDefinition, GROUP, VERSION } from "./common.ts";
 import type { PrinterColumn, SchemaProps } from "./schema-types.ts";
 import { type SendingDomainSpec, type SendingDomainStatus, sendingDomainCrd } from "./sending-domain.ts";
@@ -21,6 +26,7 @@ export const CRD_DEFINITIONS = [
   templateCrd,
   webhookEndpointCrd,
   accountPolicyCrd,
+  clusterSendingDomainCrd,
 ] as const;
 
 /** A custom resource as the API server returns it. */
@@ -41,6 +47,13 @@ export type Template = CustomResource<"Template", TemplateSpec, TemplateStatus>;
 /** WebhookEndpoint custom resource. */
 export type WebhookEndpoint = CustomResource<"WebhookEndpoint", WebhookEndpointSpec, WebhookEndpointStatus>;
 
+/** ClusterSendingDomain custom resource (cluster-scoped: no metadata.namespace). */
+export type ClusterSendingDomain = CustomResource<
+  "ClusterSendingDomain",
+  ClusterSendingDomainSpec,
+  ClusterSendingDomainStatus
+>;
+
 /** AccountPolicy custom resource. */
 export type AccountPolicy = CustomResource<"AccountPolicy", AccountPolicySpec, AccountPolicyStatus>;
 
@@ -48,6 +61,7 @@ export type AccountPolicy = CustomResource<"AccountPolicy", AccountPolicySpec, A
 export interface MailroomKinds {
   AccountPolicy: AccountPolicy;
   ApiKey: ApiKey;
+  ClusterSendingDomain: ClusterSendingDomain;
   SendingDomain: SendingDomain;
   Template: Template;
   WebhookEndpoint: WebhookEndpoint;
@@ -72,7 +86,7 @@ export interface CustomResourceDefinitionManifest {
   metadata: { name: string };
   spec: {
     group: string;
-    scope: "Namespaced";
+    scope: "Namespaced" | "Cluster";
     names: {
       kind: string;
       listKind: string;
@@ -100,7 +114,7 @@ export function buildCustomResourceDefinition(def: CrdDefinition): CustomResourc
     metadata: { name: `${def.plural}.${GROUP}` },
     spec: {
       group: GROUP,
-      scope: "Namespaced",
+      scope: def.scope ?? "Namespaced",
       names: {
         kind: def.kind,
         listKind: `${def.kind}List`,

@@ -11,6 +11,8 @@ export interface SchemaProps {
   readonly properties?: Readonly<Record<string, SchemaProps>>;
   readonly required?: readonly string[];
   readonly items?: SchemaProps;
+  /** A map's values (labels, say); never beside `properties` in a structural schema. */
+  readonly additionalProperties?: SchemaProps;
   readonly enum?: readonly (string | number | boolean)[];
   readonly default?: unknown;
   readonly pattern?: string;
@@ -96,7 +98,9 @@ export type FromSchema<S, M extends SchemaMode = "read"> = S extends SchemaProps
           ? boolean
           : S extends { readonly type: "array"; readonly items: infer I }
             ? FromSchema<I, M>[]
-            : S extends { readonly type: "object" }
-              ? ObjectOf<S, M>
-              : unknown
+            : S extends { readonly type: "object"; readonly additionalProperties: infer V }
+              ? Record<string, FromSchema<V, M>>
+              : S extends { readonly type: "object" }
+                ? ObjectOf<S, M>
+                : unknown
   : never;

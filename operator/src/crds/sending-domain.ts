@@ -17,7 +17,8 @@ export const DKIM_ALGORITHMS = ["rsa-2048", "ed25519"] as const;
 /** core's CHECK_NAMES; the CRD stays free of core (sending-domain.test.ts compares them). */
 const CHECK_NAMES = ["SPF", "DKIM", "DMARC", "BounceMX", "ReverseDNS", "TLS"] as const;
 
-const spec = {
+/** SendingDomain's spec; ClusterSendingDomain's is built from it. */
+export const sendingDomainSpec = {
   type: "object",
   required: ["domain"],
   properties: {
@@ -113,7 +114,8 @@ const selectorList = {
   },
 } as const satisfies SchemaProps;
 
-const status = {
+/** SendingDomain's status; ClusterSendingDomain's is built from it. */
+export const sendingDomainStatus = {
   type: "object",
   properties: {
     verification: { type: "string", enum: VERIFICATION_STATES },
@@ -181,8 +183,8 @@ export const sendingDomainCrd: CrdDefinition = {
   singular: "sendingdomain",
   shortNames: ["mrdomain"],
   description: "A domain Mailroom sends from, its DKIM keys and the DNS records to publish.",
-  spec,
-  status,
+  spec: sendingDomainSpec,
+  status: sendingDomainStatus,
   printerColumns: [
     readyColumn,
     { name: "Domain", type: "string", jsonPath: ".spec.domain" },
@@ -194,6 +196,6 @@ export const sendingDomainCrd: CrdDefinition = {
 };
 
 /** SendingDomain spec as read from the API server. */
-export type SendingDomainSpec = FromSchema<typeof spec>;
+export type SendingDomainSpec = FromSchema<typeof sendingDomainSpec>;
 /** SendingDomain status. */
-export type SendingDomainStatus = FromSchema<typeof status>;
+export type SendingDomainStatus = FromSchema<typeof sendingDomainStatus>;

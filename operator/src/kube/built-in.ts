@@ -1,4 +1,4 @@
-/** Clients of the built-in kinds the operator uses: Secrets, Events and Leases. */
+/** Clients of the built-in kinds the operator uses: Secrets, Events, Leases and (read only) Namespaces. */
 import { CoordinationV1Api, CoreV1Api, type KubeConfig } from "@kubernetes/client-node";
 import { call } from "./errors.ts";
 import { deleteBody, listResult, patchOptions, signalOptions } from "./request-options.ts";
@@ -68,4 +68,9 @@ export function leasesClient(kc: KubeConfig): Kube["leases"] {
         await coordination.deleteNamespacedLease({ namespace, name, body: deleteBody(options) });
       }),
   };
+}
+
+export function namespacesClient(kc: KubeConfig): Kube["namespaces"] {
+  const core = kc.makeApiClient(CoreV1Api);
+  return { list: (options = {}) => call(async () => listResult(await core.listNamespace(options))) };
 }

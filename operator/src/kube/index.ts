@@ -11,7 +11,7 @@ import {
   DNS_ENDPOINT_VERSION,
   type DnsEndpoint,
 } from "../external-dns.ts";
-import { eventsClient, leasesClient, secretsClient } from "./built-in.ts";
+import { eventsClient, leasesClient, namespacesClient, secretsClient } from "./built-in.ts";
 import { customResourceClient } from "./custom-resources.ts";
 import { call, isKubeError } from "./errors.ts";
 import type { CustomResourceClient, Kube, KubeOptions } from "./types.ts";
@@ -24,7 +24,11 @@ function mailroomClient<K extends MailroomKind>(
   kind: K,
   options: KubeOptions,
 ): CustomResourceClient<MailroomKinds[K]> {
-  return customResourceClient(kc, GROUP, VERSION, crdDefinitionOf(kind).plural, options);
+  const def = crdDefinitionOf(kind);
+  return customResourceClient(kc, GROUP, VERSION, def.plural, {
+    ...options,
+    clusterScoped: def.scope === "Cluster",
+  });
 }
 
 /** Builds the operator's Kubernetes client from a KubeConfig (in-cluster, a file, or the fake). */
@@ -40,6 +44,7 @@ export function createKube(kc: KubeConfig, options: KubeOptions = {}): Kube {
     customResources: {
       AccountPolicy: mailroomClient(kc, "AccountPolicy", options),
       ApiKey: mailroomClient(kc, "ApiKey", options),
+      ClusterSendingDomain: mailroomClient(kc, "ClusterSendingDomain", options),
       SendingDomain: mailroomClient(kc, "SendingDomain", options),
       Template: mailroomClient(kc, "Template", options),
       WebhookEndpoint: mailroomClient(kc, "WebhookEndpoint", options),
@@ -64,5 +69,6 @@ export function createKube(kc: KubeConfig, options: KubeOptions = {}): Kube {
     secrets: secretsClient(kc),
     events: eventsClient(kc),
     leases: leasesClient(kc),
+    namespaces: namespacesClient(kc),
   };
 }

@@ -1,5 +1,5 @@
 /** The operator's view of the API server: the calls it may make, with their options and results. */
-import type { CoreV1Event, V1Lease, V1Secret } from "@kubernetes/client-node";
+import type { CoreV1Event, V1Lease, V1Namespace, V1Secret } from "@kubernetes/client-node";
 import type { MailroomKind, MailroomKinds } from "../crds/index.ts";
 import type { DnsEndpoint } from "../external-dns.ts";
 
@@ -99,6 +99,8 @@ export interface Kube {
   readonly secrets: ResourceClient<V1Secret>;
   readonly events: Pick<ResourceClient<CoreV1Event>, "create" | "list" | "patch">;
   readonly leases: LeaseClient;
+  /** Namespaces and their labels (a ClusterSendingDomain's allowedNamespaces.selector); read only. */
+  readonly namespaces: { list(options?: ListOptions): Promise<ListResult<V1Namespace>> };
   /** external-dns DNSEndpoints (SendingDomain spec.publishDNS); 404 for all of it when the CRD is absent. */
   readonly dnsEndpoints: Pick<ResourceClient<DnsEndpoint>, "get" | "create" | "patch" | "delete">;
   readonly discovery: {

@@ -36,6 +36,7 @@ describe("applyManifests (mailroom apply -f)", () => {
     expect(first.map((r) => `${r.kind}/${r.name} ${r.synced.status}`)).toEqual([
       "AccountPolicy/default True",
       "ApiKey/checkout True",
+      "ClusterSendingDomain/notifications True",
       "SendingDomain/mail-example True",
       "Template/welcome True",
       "WebhookEndpoint/billing-events True",

@@ -2,6 +2,8 @@
  * `mailroom apply -f <file|dir>`: the controllers' own reconcile code run on YAML files, with no cluster.
  * Generated material goes to files under the data directory, events to the log, and each resource's status
  * is returned for the CLI to print. Finalizers and watches have no meaning here: deletion is not modelled.
+ * The cluster's namespaces, for a ClusterSendingDomain's selector, are the `v1` Namespace objects among the
+ * files.
  */
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
@@ -12,6 +14,7 @@ import type { ConditionState } from "../controllers/conditions.ts";
 import type {
   DnsEndpointStore,
   EventRecorder,
+  NamespaceInfo,
   OperatorLogger,
   ReconcileContext,
 } from "../controllers/context.ts";
@@ -77,17 +80,30 @@ async function readManifests(file: string): Promise<Record<string, unknown>[]> {
   return objects;
 }
 
+/** A `v1` Namespace manifest's name and labels, or undefined for anything else. */
+function asNamespace(object: Record<string, unknown>): NamespaceInfo | undefined {
+  if (object.apiVersion !== "v1" || object.kind !== "Namespace") return undefined;
+  const metadata = (object.metadata ?? {}) as { name?: string; labels?: Record<string, string> };
+  return metadata.name ? { name: metadata.name, labels: metadata.labels ?? {} } : undefined;
+}
+
 function asResource(object: Record<string, unknown>, file: string) {
   const kind = object.kind as MailroomKind;
   const metadata = (object.metadata ?? {}) as { name?: string; namespace?: string };
   if (object.apiVersion !== API_VERSION || !KINDS.includes(kind)) return undefined;
   if (!metadata.name) throw new Error(`${file}: ${kind} without metadata.name`);
-  const namespace = metadata.namespace ?? "default";
+  // A cluster-scoped kind has no namespace, as the API server drops one given.
+  const { namespace: _given, ...clusterMetadata } = metadata;
+  const namespace = kind === "ClusterSendingDomain" ? "" : (metadata.namespace ?? "default");
   return {
     ...object,
     kind,
     // A stable uid, so applying the same file again converges the same rows instead of making new ones.
-    metadata: { ...metadata, namespace, uid: `local:${kind}/${namespace}/${metadata.name}`, generation: 1 },
+    metadata: {
+      ...(namespace ? { ...metadata, namespace } : clusterMetadata),
+      uid: `local:${kind}/${namespace}/${metadata.name}`,
+      generation: 1,
+    },
     spec: object.spec ?? {},
   } as MailroomKinds[MailroomKind];
 }
@@ -101,20 +117,28 @@ export async function applyManifests(deps: ApplyDeps, paths: readonly string[]):
       else deps.log.info(line, "event");
     },
   };
+  const files = (await Promise.all(paths.map(manifestFiles))).flat();
+  const manifests = await Promise.all(
+    files.map(async (file) => ({ file, objects: await readManifests(file) })),
+  );
+  const namespaces = manifests.flatMap(({ objects }) =>
+    objects.map(asNamespace).filter((n) => n !== undefined),
+  );
   const ctx: ReconcileContext = {
     pool: deps.pool,
     kek: deps.kek,
     secrets: createFileSecretStore(deps.dataDir),
     events,
     dnsEndpoints: NO_DNS_ENDPOINTS,
+    namespaces: { list: async () => namespaces },
     log: deps.log,
     now: deps.now ?? (() => new Date()),
     ownerReferences: false,
     dnsRecords: deps.dnsRecords,
   };
   const applied: AppliedResource[] = [];
-  for (const file of (await Promise.all(paths.map(manifestFiles))).flat()) {
-    for (const object of await readManifests(file)) {
+  for (const { file, objects } of manifests) {
+    for (const object of objects) {
       const resource = asResource(object, file);
       if (!resource) continue;
       const controller = ALL_CONTROLLERS[resource.kind] as KindController<typeof resource.kind> | undefined;
@@ -122,7 +146,7 @@ export async function applyManifests(deps: ApplyDeps, paths: readonly string[]):
       const outcome = await controller.reconcile(ctx, resource as never);
       applied.push({
         kind: resource.kind,
-        namespace: resource.metadata.namespace ?? "default",
+        namespace: resource.metadata.namespace ?? "",
         name: resource.metadata.name ?? "",
         file,
         ready: outcome.ready,

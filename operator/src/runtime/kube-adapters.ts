@@ -1,9 +1,10 @@
-/** SecretStore and EventRecorder over kube/index.ts, for the in-cluster operator. */
+/** SecretStore, EventRecorder and NamespaceLister over kube/index.ts, for the in-cluster operator. */
 import type { CoreV1Event, V1Secret } from "@kubernetes/client-node";
 import {
   type EventRecorder,
   MANAGED_BY_LABEL,
   MANAGED_BY_VALUE,
+  type NamespaceLister,
   type ObjectRef,
   type OperatorLogger,
   OWNER_ANNOTATION,
@@ -148,10 +149,12 @@ export function createKubeEventRecorder(
       ]);
       const seen = recent.get(key);
       try {
+        // A cluster-scoped object's Events go to "default", as client-go's recorder puts them.
+        const namespace = object.namespace || "default";
         if (
           seen &&
           now.getTime() - seen.firstAt < AGGREGATE_WINDOW_MS &&
-          (await repeat(object.namespace, seen, now))
+          (await repeat(namespace, seen, now))
         )
           return;
         const event: CoreV1Event = {
@@ -159,7 +162,7 @@ export function createKubeEventRecorder(
           involvedObject: {
             apiVersion: object.apiVersion,
             kind: object.kind,
-            namespace: object.namespace,
+            ...(object.namespace ? { namespace: object.namespace } : {}),
             name: object.name,
             uid: object.uid,
             ...(object.resourceVersion ? { resourceVersion: object.resourceVersion } : {}),
@@ -173,7 +176,7 @@ export function createKubeEventRecorder(
           lastTimestamp: now,
           count: 1,
         };
-        const created = await kube.events.create(object.namespace, event);
+        const created = await kube.events.create(namespace, event);
         recent.delete(key);
         recent.set(key, { name: created.metadata?.name ?? "", count: 1, firstAt: now.getTime() });
         if (recent.size > AGGREGATE_CACHE_SIZE) recent.delete(recent.keys().next().value as string);
@@ -183,6 +186,16 @@ export function createKubeEventRecorder(
           "could not record event",
         );
       }
+    },
+  };
+}
+
+/** The cluster's namespaces with their labels, read at each ClusterSendingDomain reconcile. */
+export function createKubeNamespaceLister(kube: Kube): NamespaceLister {
+  return {
+    async list() {
+      const { items } = await kube.namespaces.list();
+      return items.map((n) => ({ name: n.metadata?.name ?? "", labels: n.metadata?.labels ?? {} }));
     },
   };
 }

@@ -28,7 +28,10 @@ export interface OperatorOptions {
   identity: string;
   leaseNamespace: string;
   leaseName?: string;
-  /** Watch these namespaces (an informer per kind in each); all namespaces when undefined. */
+  /**
+   * Watch these namespaces (an informer per kind in each); all namespaces when undefined. Cluster-scoped kinds
+   * (ClusterSendingDomain) are reconciled only when undefined.
+   */
   namespaces?: readonly string[];
   resyncMs?: number;
   leaderElection?: { leaseDurationMs?: number; renewDeadlineMs?: number; retryPeriodMs?: number };
@@ -111,6 +114,9 @@ export function startOperator(options: OperatorOptions): RunningOperator {
       set.Template && startKind(set.Template),
       set.WebhookEndpoint && startKind(set.WebhookEndpoint),
       set.AccountPolicy && startKind(set.AccountPolicy),
+      // Cluster-scoped, so only for an installation that watches the whole cluster (the chart grants the
+      // ClusterRole only then): one limited to namespaces may not read the others' namespaces or domains.
+      options.namespaces ? undefined : set.ClusterSendingDomain && startKind(set.ClusterSendingDomain),
     ].filter((r): r is KindRuntime => r !== undefined);
     resync = setInterval(
       () => {

@@ -38,6 +38,7 @@ function replyFor(error: unknown, deps: SmtpDeps): Error {
   }
   switch (error.code) {
     case "domain_not_verified":
+    case "domain_not_allowed":
       return refusal(550, "5.7.1", error.message.replace(/^from: /, "From: "));
     // The account's guard rails, as 4xx: the client keeps the message and tries again later (issue 31).
     case "rate_limit_exceeded":

@@ -143,8 +143,14 @@ function eventCauses(obj: KubeObject): StatusCause[] {
   decodeTime("Event", obj.eventTime, true);
   const causes: StatusCause[] = [];
   const involved = fieldsOf(obj.involvedObject);
-  // Cluster-scoped involved objects aside, an Event lives in the namespace of the object it is about.
-  if (involved.namespace !== obj.metadata.namespace) {
+  // An Event lives in the namespace of the object it is about; one about a cluster-scoped object (no
+  // namespace) in "default" (or none), as kube-apiserver's ValidateEventCreate allows.
+  const clusterScoped = (involved.namespace ?? "") === "";
+  if (
+    clusterScoped
+      ? !["", "default", undefined].includes(obj.metadata.namespace)
+      : involved.namespace !== obj.metadata.namespace
+  ) {
     causes.push({
       reason: "FieldValueInvalid",
       message: `Invalid value: "${String(involved.namespace ?? "")}": does not match event.namespace`,

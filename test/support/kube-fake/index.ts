@@ -69,6 +69,7 @@ const servedType = (c: CustomResourceType): ResourceType => ({
   plural: c.plural,
   kind: c.kind,
   listKind: c.listKind,
+  clusterScoped: c.clusterScoped,
   custom: c,
 });
 

@@ -8,6 +8,8 @@ export interface ResourceType {
   plural: string;
   kind: string;
   listKind: string;
+  /** No namespace in its paths or objects (Namespaces, a `scope: Cluster` CRD). */
+  clusterScoped?: boolean;
   /** Present for our CRDs: schema, status subresource, generation and CR update rules apply. */
   custom?: CustomResourceType;
 }
@@ -17,6 +19,15 @@ export const BUILT_IN_TYPES: readonly ResourceType[] = [
   { group: "", version: "v1", plural: "secrets", kind: "Secret", listKind: "SecretList" },
   { group: "", version: "v1", plural: "events", kind: "Event", listKind: "EventList" },
   { group: "coordination.k8s.io", version: "v1", plural: "leases", kind: "Lease", listKind: "LeaseList" },
+  // Objects only: a namespaced object does not need its Namespace to exist here (README, Not modelled).
+  {
+    group: "",
+    version: "v1",
+    plural: "namespaces",
+    kind: "Namespace",
+    listKind: "NamespaceList",
+    clusterScoped: true,
+  },
 ];
 
 /** `apiVersion` of a type: `v1` or `group/version`. */
@@ -69,7 +80,9 @@ export function resolveRoute(pathname: string, types: readonly ResourceType[]): 
   if (!type || extra.length > 0) return undefined;
   if (subresource !== undefined && (subresource !== "status" || !type.custom?.statusSubresource))
     return undefined;
-  if (name !== undefined && namespace === undefined) return undefined;
+  // A cluster-scoped kind has no namespaced paths; a namespaced one names its namespace for one object.
+  if (type.clusterScoped ? namespace !== undefined : name !== undefined && namespace === undefined)
+    return undefined;
   return {
     kind: "resource",
     type,
@@ -90,7 +103,7 @@ export function discoveryDocument(group: string, version: string, types: readonl
       {
         name: t.plural,
         singularName: t.kind.toLowerCase(),
-        namespaced: true,
+        namespaced: !t.clusterScoped,
         kind: t.kind,
         verbs: ["create", "delete", "get", "list", "patch", "update", "watch"],
       },
@@ -99,7 +112,7 @@ export function discoveryDocument(group: string, version: string, types: readonl
             {
               name: `${t.plural}/status`,
               singularName: "",
-              namespaced: true,
+              namespaced: !t.clusterScoped,
               kind: t.kind,
               verbs: ["get", "patch", "update"],
             },

@@ -29,6 +29,8 @@ export interface CustomResourceType {
   kind: string;
   listKind: string;
   statusSubresource: boolean;
+  /** `scope: Cluster`: no namespace in its paths or objects. */
+  clusterScoped: boolean;
   schema: SchemaNode;
   validate: ValidateFunction;
   celRules: CelRule[];
@@ -107,7 +109,7 @@ export interface CustomResourceDefinitionManifest {
 
 /**
  * Compiles the served versions of one CRD. Throws, as the API server refuses the CRD, when its name is not
- * `<plural>.<group>` or it is cluster-scoped (the fake serves namespaced resources only).
+ * `<plural>.<group>` or its scope is neither Namespaced nor Cluster.
  */
 export function compileCustomResourceDefinition(
   crd: CustomResourceDefinitionManifest,
@@ -120,8 +122,9 @@ export function compileCustomResourceDefinition(
       `CustomResourceDefinition ${crd.metadata.name}: the name must be ${names.plural}.${group}`,
     );
   }
-  if ((crd.spec.scope ?? "Namespaced") !== "Namespaced") {
-    throw new Error(`CustomResourceDefinition ${crd.metadata.name}: kube-fake serves namespaced kinds only`);
+  const scope = crd.spec.scope ?? "Namespaced";
+  if (scope !== "Namespaced" && scope !== "Cluster") {
+    throw new Error(`CustomResourceDefinition ${crd.metadata.name}: unknown scope ${scope}`);
   }
   return crd.spec.versions
     .filter((version) => version.served)
@@ -134,6 +137,7 @@ export function compileCustomResourceDefinition(
         kind: names.kind,
         listKind: names.listKind ?? `${names.kind}List`,
         statusSubresource: Boolean(version.subresources?.status),
+        clusterScoped: scope === "Cluster",
         schema,
         validate: ajv.compile(schema),
         celRules: collectCelRules(schema as Parameters<typeof collectCelRules>[0]),

@@ -170,8 +170,8 @@ async function handle(ctx: ServerContext, req: IncomingMessage, res: ServerRespo
       return;
     }
     if (method === "GET") return send(res, 200, list(ctx, type, namespace, q));
-    if (method === "POST" && namespace !== undefined) {
-      const { object, warnings } = ctx.store.create(type, namespace, asObject(await readBody(req)), {
+    if (method === "POST" && (namespace !== undefined || type.clusterScoped)) {
+      const { object, warnings } = ctx.store.create(type, namespace ?? "", asObject(await readBody(req)), {
         strict,
       });
       return send(res, 201, object, warnings);

@@ -32,6 +32,8 @@ export function prepareForCreate(
   const obj = body as unknown as KubeObject;
   obj.metadata ??= {};
   const meta = obj.metadata;
+  // A cluster-scoped object has no namespace: the API server drops one sent in the body.
+  if (type.clusterScoped) delete meta.namespace;
   if (meta.namespace !== undefined && meta.namespace !== namespace) throw badRequest(NAMESPACE_MISMATCH);
   if (!meta.name && meta.generateName) {
     const suffix = Array.from(
@@ -52,7 +54,11 @@ export function prepareForCreate(
   for (const field of [...SERVER_FIELDS, "managedFields"]) delete meta[field];
   // A custom resource's status only ever comes through /status.
   if (type.custom?.statusSubresource) delete obj.status;
-  Object.assign(meta, { namespace, uid: randomUUID(), creationTimestamp: now() });
+  Object.assign(meta, {
+    ...(type.clusterScoped ? {} : { namespace }),
+    uid: randomUUID(),
+    creationTimestamp: now(),
+  });
   if (type.custom) meta.generation = 1;
   return obj;
 }

@@ -5,12 +5,11 @@
  * Event when the failing checks change; the webhook event and the alert come from the worker's side.
  */
 import type { DomainRecord } from "@mailroom/core/domains";
-import type { SendingDomain } from "../../crds/index.ts";
 import { type ConditionState, conditionOf, notOk, ok } from "../conditions.ts";
 import { refOf, type StatusFields } from "../kind-controller.ts";
 import { toRfc3339 } from "../rfc3339.ts";
 import type { Step } from "../steps.ts";
-import type { SendingDomainState } from "./domain-step.ts";
+import type { DomainResource, SendingDomainState } from "./domain-step.ts";
 
 export const COMPLIANT = "Compliant";
 
@@ -29,7 +28,7 @@ function compliance(domain: DomainRecord): ConditionState {
   );
 }
 
-export const checksStep: Step<SendingDomain, SendingDomainState, StatusFields<"SendingDomain">> = {
+export const checksStep: Step<DomainResource, SendingDomainState, StatusFields<"SendingDomain">> = {
   name: "compliance",
   condition: COMPLIANT,
   async run(ctx, resource, { domain }) {

@@ -12,13 +12,12 @@ import {
   requestRotation,
   setRotationInterval,
 } from "@mailroom/core/domains";
-import type { SendingDomain } from "../../crds/index.ts";
 import { type ConditionState, notOk, ok } from "../conditions.ts";
 import { refOf, type StatusFields } from "../kind-controller.ts";
 import { toRfc3339 } from "../rfc3339.ts";
 import type { Step } from "../steps.ts";
 import { dkimRotationEvents, dkimStatus } from "./dkim-status.ts";
-import type { SendingDomainState } from "./domain-step.ts";
+import type { DomainResource, SendingDomainState } from "./domain-step.ts";
 
 export const DKIM_ROTATION = "DKIMRotation";
 /** `mailroom.dev/rotate-dkim: <token>` rotates once per token; `compromised:<token>` withdraws at once. */
@@ -46,7 +45,7 @@ function conditionFor(domain: DomainRecord): ConditionState {
   return ok("Current", next ? `next rotation ${toRfc3339(next)}` : "scheduled rotation is off");
 }
 
-export const dkimStep: Step<SendingDomain, SendingDomainState, StatusFields<"SendingDomain">> = {
+export const dkimStep: Step<DomainResource, SendingDomainState, StatusFields<"SendingDomain">> = {
   name: "dkim-rotation",
   condition: DKIM_ROTATION,
   async run(ctx, resource, state) {

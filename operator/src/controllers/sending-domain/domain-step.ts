@@ -13,7 +13,7 @@ import {
   getDomain,
   normalizeDomainName,
 } from "@mailroom/core/domains";
-import type { SendingDomain } from "../../crds/index.ts";
+import type { ClusterSendingDomain, SendingDomain } from "../../crds/index.ts";
 import { findClaimHolder, getBinding, putBinding } from "../bindings.ts";
 import { conditionOf, notOk, ok } from "../conditions.ts";
 import { accountOf, refOf, type StatusFields } from "../kind-controller.ts";
@@ -25,22 +25,35 @@ const CONFLICT_RECHECK_MS = 30_000;
 
 const ALGORITHMS: Record<string, DkimAlgorithm> = { "rsa-2048": "rsa", ed25519: "ed25519" };
 
+/** Both domain kinds: a ClusterSendingDomain runs these steps too, as the reserved account (ADR 0054). */
+export type DomainResource = SendingDomain | ClusterSendingDomain;
+const DOMAIN_KINDS = ["SendingDomain", "ClusterSendingDomain"] as const;
+
+/** `SendingDomain ns/name` or `ClusterSendingDomain name`: who holds a domain, for a Conflict message. */
+function holderName(holder: { kind: string; namespace: string; name: string } | undefined): string {
+  if (!holder) return "another resource";
+  return holder.kind === "ClusterSendingDomain"
+    ? `ClusterSendingDomain ${holder.name}`
+    : `${holder.kind} ${holder.namespace}/${holder.name}`;
+}
+
 /** What the domain step found, for the later steps. */
 export interface SendingDomainState {
   domain?: DomainRecord;
 }
 
-export const domainStep: Step<SendingDomain, SendingDomainState, StatusFields<"SendingDomain">> = {
+export const domainStep: Step<DomainResource, SendingDomainState, StatusFields<"SendingDomain">> = {
   name: "domain",
   condition: "Synced",
   async run(ctx, resource, state) {
     const ref = refOf(resource);
     const account = accountOf(resource);
     const name = normalizeDomainName(resource.spec.domain);
-    const binding = await getBinding(ctx.pool, "SendingDomain", account, ref.name);
+    const kind = resource.kind;
+    const binding = await getBinding(ctx.pool, kind, account, ref.name);
     if (binding?.uid !== ref.uid || binding.claim !== name) {
       const claimed = await putBinding(ctx.pool, {
-        kind: "SendingDomain",
+        kind,
         namespace: account,
         name: ref.name,
         uid: ref.uid,
@@ -48,8 +61,8 @@ export const domainStep: Step<SendingDomain, SendingDomainState, StatusFields<"S
         claim: name,
       });
       if (!claimed) {
-        const holder = await findClaimHolder(ctx.pool, "SendingDomain", name);
-        const message = `${name} is already declared by SendingDomain ${holder?.namespace}/${holder?.name}`;
+        const holder = await findClaimHolder(ctx.pool, DOMAIN_KINDS, name);
+        const message = `${name} is already declared by ${holderName(holder)}`;
         if (conditionOf(resource.status, "Ready")?.reason !== "Conflict") {
           await ctx.events.record(ref, "Warning", "Conflict", message);
         }
@@ -80,7 +93,7 @@ export const domainStep: Step<SendingDomain, SendingDomainState, StatusFields<"S
       );
     }
     await putBinding(ctx.pool, {
-      kind: "SendingDomain",
+      kind,
       namespace: account,
       name: ref.name,
       uid: ref.uid,

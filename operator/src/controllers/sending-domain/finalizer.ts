@@ -3,17 +3,18 @@
  * publishing its records. Either releases the claim.
  */
 import { deleteDomain } from "@mailroom/core/domains";
-import type { SendingDomain } from "../../crds/index.ts";
 import { deleteBinding, getBinding } from "../bindings.ts";
 import { conditionOf } from "../conditions.ts";
 import type { ReconcileContext } from "../context.ts";
 import { accountOf, refOf } from "../kind-controller.ts";
 import { DNS_PUBLISHED, dnsEndpointName } from "./dns.ts";
+import type { DomainResource } from "./domain-step.ts";
 
-export async function finalizeSendingDomain(ctx: ReconcileContext, resource: SendingDomain): Promise<void> {
+/** Also a ClusterSendingDomain's: its domain (and with it the grants) goes, or stays, the same way. */
+export async function finalizeSendingDomain(ctx: ReconcileContext, resource: DomainResource): Promise<void> {
   const ref = refOf(resource);
   const account = accountOf(resource);
-  const binding = await getBinding(ctx.pool, "SendingDomain", account, ref.name);
+  const binding = await getBinding(ctx.pool, resource.kind, account, ref.name);
   // A resource that never held the claim (a Conflict) must not delete the holder's domain.
   if (!binding || binding.uid !== ref.uid) return;
   if (binding.targetId && binding.claim && (resource.spec.reclaimPolicy ?? "Delete") === "Delete") {
@@ -27,5 +28,5 @@ export async function finalizeSendingDomain(ctx: ReconcileContext, resource: Sen
     // A retained domain goes on signing mail: its published records must outlive the resource.
     await ctx.dnsEndpoints.disown(ref, dnsEndpointName(ref.name));
   }
-  await deleteBinding(ctx.pool, "SendingDomain", account, ref.name);
+  await deleteBinding(ctx.pool, resource.kind, account, ref.name);
 }

@@ -4,11 +4,10 @@
  * spec.dkim.selector is not ready either: the records in status and DNS stay those of the key that exists,
  * and mail keeps being signed meanwhile.
  */
-import type { SendingDomain } from "../../crds/index.ts";
 import { conditionOf } from "../conditions.ts";
 import { refOf, type StatusFields } from "../kind-controller.ts";
 import { readyStep } from "../steps.ts";
-import type { SendingDomainState } from "./domain-step.ts";
+import type { DomainResource, SendingDomainState } from "./domain-step.ts";
 import { selectorChange, sendingDomainReady } from "./status.ts";
 
 /** How often an unverified domain's status is refreshed from Postgres. */
@@ -17,7 +16,7 @@ const VERIFICATION_POLL_MS = 60_000;
 const ROTATION_POLL_MS = 10 * 60_000;
 
 export const sendingDomainReadyStep = readyStep<
-  SendingDomain,
+  DomainResource,
   SendingDomainState,
   StatusFields<"SendingDomain">
 >("ready", async (ctx, resource, { domain }) => {

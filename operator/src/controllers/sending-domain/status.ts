@@ -1,6 +1,6 @@
 /** SendingDomain status: the records to publish with their verification, and Ready = verified. */
 import type { DomainRecord } from "@mailroom/core/domains";
-import type { SendingDomain } from "../../crds/index.ts";
+import type { ClusterSendingDomain, SendingDomain } from "../../crds/index.ts";
 import { type ConditionState, notOk, ok } from "../conditions.ts";
 import type { StatusFields } from "../kind-controller.ts";
 
@@ -23,7 +23,10 @@ export function sendingDomainReady(domain: DomainRecord): ConditionState {
  * spec.dkim.selector names the key a domain is created with and cannot change afterwards (the CRD refuses
  * a changed value; this catches one added later, and local mode, which has no CRD validation).
  */
-export function selectorChange(resource: SendingDomain, domain: DomainRecord): ConditionState | undefined {
+export function selectorChange(
+  resource: SendingDomain | ClusterSendingDomain,
+  domain: DomainRecord,
+): ConditionState | undefined {
   const wanted = resource.spec.dkim?.selector;
   // Once rotated, the first key (the one the selector named) is gone by design: nothing to compare.
   if (domain.dkimKeys.some((k) => k.createdAt.getTime() > domain.createdAt.getTime())) return undefined;
