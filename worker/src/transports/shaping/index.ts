@@ -17,8 +17,9 @@ export interface ShapingMetrics {
 
 export interface ShaperOptions extends ShapingConfig {
   metrics?: ShapingMetrics | undefined;
-  /** The clock, in ms; tests move it past a pause instead of waiting it out. */
+  /** The clock, in ms, and the wait for a start the rate put off; tests drive both instead of waiting. */
   now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
 }
 
 /** Where a shaped transaction's session comes from: its destination's pool key and limits in force now. */
@@ -40,10 +41,11 @@ interface Entry {
   waiters: Array<() => void>;
 }
 
-// Past this many destinations remembered, the idle ones are forgotten (MX hosts of no group are many).
+// Past this many destinations remembered, the idle ones are forgotten (MX hosts of no group are many); below
+// it they are kept, with the transaction time their line is judged by.
 const SWEEP_ABOVE = 1_000;
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 /**
  * Traffic shaping of direct delivery per destination (ADR 0059): each SMTP transaction to an MX host waits
@@ -54,6 +56,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  */
 export function createShaper(options: ShaperOptions) {
   const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? sleepFor;
   const maxWaitMs = options.maxWaitSeconds * 1000;
   const backoff = { firstMs: options.backoffSeconds * 1000, maxMs: options.backoffMaxSeconds * 1000 };
   const entries = new Map<string, Entry>();
@@ -70,7 +73,9 @@ export function createShaper(options: ShaperOptions) {
     let entry = entries.get(destination.key);
     if (!entry) {
       if (entries.size > SWEEP_ABOVE) {
-        for (const [key, e] of entries) if (e.pace.isIdle(now())) entries.delete(key);
+        for (const [key, e] of entries) {
+          if (e.pace.isIdle(now()) && e.waiters.length === 0) entries.delete(key);
+        }
       }
       entry = { destination, pace: new DestinationPace(destination.limits, backoff), waiters: [] };
       entries.set(destination.key, entry);
@@ -88,7 +93,10 @@ export function createShaper(options: ShaperOptions) {
       const decision = entry.pace.tryStart(now(), Math.max(0, deadline - now()));
       if (decision.kind === "start") {
         if (decision.delayMs > 0) await sleep(decision.delayMs);
-        return { startedMs: now() };
+        // Paused while this start was due: the slot goes back and the loop defers.
+        if (now() >= entry.pace.pausedUntilMs) return { startedMs: now() };
+        entry.pace.cancel();
+        continue;
       }
       if (decision.kind === "paused") {
         const until = new Date(decision.untilMs).toISOString();
@@ -147,7 +155,6 @@ export function createShaper(options: ShaperOptions) {
     // A paused destination lets all its waiters go (each is deferred at once), else the next in line.
     if (pauseMs === undefined) entry.waiters.shift()?.();
     else for (const wake of entry.waiters.splice(0)) wake();
-    if (entry.pace.isIdle(now()) && entry.waiters.length === 0) entries.delete(entry.destination.key);
     for (const r of results) {
       if (r.status !== "temporary") continue;
       const reason = isRateLimitReply(r.code, r.response) ? "rate_limited" : "other";

@@ -68,6 +68,11 @@ export class DestinationPace {
     return { kind: "start", delayMs };
   }
 
+  /** Gives back a slot taken but not used (the destination was paused while its start was due). */
+  cancel(): void {
+    this.active -= 1;
+  }
+
   /**
    * Gives the slot back. A rate-limit reply to a transaction started after the last backoff backs the
    * destination off (and returns the pause, in ms); replies to transactions that were already under way
