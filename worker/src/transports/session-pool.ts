@@ -35,7 +35,7 @@ export interface SessionLease {
   release(reusable: boolean): void;
 }
 
-/** Per-domain pools of open SMTP sessions under a per-domain cap. */
+/** Pools of open SMTP sessions per key (a relay's domain, a direct destination) under a cap per key. */
 export interface SessionPool {
   /**
    * Waits while the key (a relay's domain, a direct destination) is at its cap (`cap`, else the pool's);
