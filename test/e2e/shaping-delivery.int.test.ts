@@ -112,6 +112,13 @@ describe("direct delivery to a throttling provider, end to end", () => {
     expect(sink.messages.map((m) => m.envelope.to)).toEqual([["first@alpha.test"]]);
 
     const scrape = await metrics.registry.metrics();
+    // The attempt that was never tried is told apart from connection trouble.
+    expect(scrape).toMatch(
+      /^mailroom_delivery_outcomes_total\{outcome="deferred",reason="shaped",transport="direct",program="worker"\} 1$/m,
+    );
+    expect(scrape).toMatch(
+      /^mailroom_delivery_outcomes_total\{outcome="deferred",reason="smtp_4xx",transport="direct",program="worker"\} 1$/m,
+    );
     expect(scrape).toMatch(
       /^mailroom_delivery_destination_backed_off\{destination="bigmail",program="worker"\} 1$/m,
     );

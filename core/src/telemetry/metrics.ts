@@ -109,7 +109,7 @@ export function createWorkerMetrics(registry: Registry = createProgramRegistry("
       name: "mailroom_delivery_outcomes_total",
       help:
         "Emails finished by a delivery attempt, by outcome (delivered, deferred, bounced, failed), reason " +
-        "(ok, smtp_4xx, smtp_5xx, connection, retries_exhausted, api_key_revoked, api_key_expired, " +
+        "(ok, smtp_4xx, smtp_5xx, connection, shaped, retries_exhausted, api_key_revoked, api_key_expired, " +
         "suppressed) and transport (relay, direct).",
       labelNames: ["outcome", "reason", "transport"] as const,
       registers: [registry],

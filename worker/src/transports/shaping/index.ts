@@ -187,7 +187,12 @@ export function createShaper(options: ShaperOptions) {
         const labels = { destination: entry.destination.label, reason: slot.reason };
         options.metrics?.destinationDeferrals.inc(labels, recipients.length);
         return notAttempted(
-          recipients.map((recipient) => ({ recipient, status: "temporary", response: slot.response })),
+          recipients.map((recipient) => ({
+            recipient,
+            status: "temporary",
+            response: slot.response,
+            untried: true,
+          })),
         );
       }
       let outcome: T | undefined;

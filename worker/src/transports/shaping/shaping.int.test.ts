@@ -116,7 +116,7 @@ describe("shaping per destination: adaptive backoff", () => {
       ...Array.from({ length: 10 }, (_, i) => sendOne(transport, `w${i}@steady.test`)),
     ]);
     const paused = burst.slice(0, 6);
-    expect(paused.every((r) => r?.status === "temporary" && r.code === undefined)).toBe(true);
+    expect(paused.every((r) => r?.status === "temporary" && r.code === undefined && r.untried)).toBe(true);
     expect(paused[0]?.response).toMatch(
       /^not attempted: destination bigmail backed off until 2026-11-28T12:01:00\.000Z after "421 4\.7\.28 /,
     );
