@@ -7,12 +7,14 @@
  *   - receiver B (`steady.test`, an MX host of no group) accepts everything.
  * BENCH_SLOTS delivery slots (the worker's default MAILROOM_WORKER_CONCURRENCY, 20) each send one message at a
  * time, as the deliver task does. Phase 1, the baseline: every slot sends to B alone. Phase 2: the slots
- * alternate A and B. Deferred mail is counted and dropped (the retry plan would send it later). Each phase is
+ * alternate A and B. Phase 3, a control: the same mix while A takes everything. Phase 4: B alone again.
+ * Deferred mail is counted and dropped (the retry plan would send it later). Each phase is
  * BENCH_SECONDS long on a transport of its own; everything runs in this process.
  *
  * Run: `npx node bench/shaping/main.ts` (`make bench-shaping`). BENCH_SECONDS (10), BENCH_SLOTS (20),
- * BENCH_THROTTLE_PER_SECOND (100), BENCH_RECEIVER_DELAY_MS (20: each receiver's answer to the data); MAILROOM_SHAPING_* tune the shaping as they would the worker, except the
- * pause, 1 s doubling to 8 s here (30 s to 900 s by default), so that recovery shows within a phase.
+ * BENCH_THROTTLE_PER_SECOND (100), BENCH_RECEIVER_DELAY_MS (20: each receiver's answer to the data);
+ * MAILROOM_SHAPING_* tune the shaping as they would the worker, except the pause, 1 s doubling to 8 s here
+ * (30 s to 900 s by default), so that recovery shows within a phase.
  */
 import os from "node:os";
 import { loadConfig } from "@mailroom/core/config";
@@ -58,29 +60,34 @@ function message(to: string): OutboundMessage {
   return { envelope: { from: () => "bounces@sender.test", to: [to] }, raw, messageId: "<b@sender.test>" };
 }
 
-/** Receiver A's allowance: THROTTLE accepted MAIL FROMs per wall-clock second, then 421 4.7.28. */
+/**
+ * Receiver A's allowance: THROTTLE accepted MAIL FROMs per wall-clock second, then 421 4.7.28; while `on` is
+ * false it takes everything (the control phase).
+ */
 function throttle(sink: CountingSmtpSink) {
   let second = 0;
   let taken = 0;
   let refused = 0;
+  const state = { on: true, refused: () => refused };
   sink.answerMailFrom = () => {
     const now = Math.floor(Date.now() / 1000);
     if (now !== second) [second, taken] = [now, 0];
-    if (taken < THROTTLE) {
+    if (!state.on || taken < THROTTLE) {
       taken += 1;
       return { code: 250 };
     }
     refused += 1;
     return { code: 421, message: "4.7.28 Our system has detected an unusual rate of mail from your IP" };
   };
-  return () => refused;
+  return state;
 }
 
 async function main() {
   const dns = await startDnsServer();
   const sinkA = await startCountingSink({ host: "127.0.0.1", dataDelayMs: DELAY_MS });
   const sinkB = await startCountingSink({ host: "127.0.0.2", port: sinkA.port, dataDelayMs: DELAY_MS });
-  const refusedByA = throttle(sinkA);
+  const throttling = throttle(sinkA);
+  const refusedByA = throttling.refused;
   A_DOMAINS.forEach((domain, i) => {
     dns.setRecords(domain, [{ type: "MX", priority: 10, exchange: `mx${i}.bigmail.test` }]);
     dns.setRecords(`mx${i}.bigmail.test`, [{ type: "A", address: "127.0.0.1" }]);
@@ -134,9 +141,12 @@ async function main() {
   // A warm-up (JIT, first sessions) not reported; the baseline is measured before and after the mixed phase.
   await phase("warm-up", () => B_DOMAIN, 2);
   const before = await phase("B alone (baseline, before)", () => B_DOMAIN);
-  const mixed = await phase("A and B alternating", (i) =>
-    i % 2 ? B_DOMAIN : (A_DOMAINS[(i >> 1) % 2] ?? ""),
-  );
+  const alternate = (i: number) => (i % 2 ? B_DOMAIN : (A_DOMAINS[(i >> 1) % 2] ?? ""));
+  const mixed = await phase("A and B alternating", alternate);
+  // The control: the same mix with A taking everything, for what A's traffic costs B on this shared CPU.
+  throttling.on = false;
+  const control = await phase("A (not throttling) and B alternating", alternate);
+  throttling.on = true;
   const after = await phase("B alone (baseline, after)", () => B_DOMAIN);
   await Promise.all([sinkA.close(), sinkB.close(), dns.close()]);
 
@@ -149,9 +159,12 @@ async function main() {
     ),
     `| A and B alternating | B | ${rate(mixed.tallies.B.accepted, mixed.seconds)} | ${int(mixed.tallies.B.accepted)} | ${int(deferred(mixed.tallies.B))} | — |`,
     `| A and B alternating | A (throttles at ${THROTTLE}/s) | ${rate(mixed.tallies.A.accepted, mixed.seconds)} | ${int(mixed.tallies.A.accepted)} | ${int(mixed.tallies.A.rateLimited)} answered 421, ${int(mixed.tallies.A.backedOff)} untried while backed off, ${int(mixed.tallies.A.busy)} untried for want of a slot, ${int(mixed.tallies.A.other)} other | ${mixed.backoffs} |`,
+    `| A (not throttling) and B alternating, control | B | ${rate(control.tallies.B.accepted, control.seconds)} | ${int(control.tallies.B.accepted)} | ${int(deferred(control.tallies.B))} | — |`,
+    `| A (not throttling) and B alternating, control | A | ${rate(control.tallies.A.accepted, control.seconds)} | ${int(control.tallies.A.accepted)} | ${int(deferred(control.tallies.A))} | ${control.backoffs} |`,
   ];
   const baseline = (before.tallies.B.accepted + after.tallies.B.accepted) / (before.seconds + after.seconds);
   const ratio = mixed.tallies.B.accepted / mixed.seconds / baseline;
+  const controlRatio = control.tallies.B.accepted / control.seconds / baseline;
   const cpus = os.cpus();
   const body = [
     `${new Date().toISOString()}, ${cpus.length} × ${cpus[0]?.model.trim() ?? "CPU"}, Node ${process.version}, load average ${os
@@ -166,7 +179,7 @@ async function main() {
     "|---|---|---:|---:|---|---:|",
     ...rows,
     "",
-    `B kept ${Math.round(ratio * 100)} % of its baseline rate (the two baseline phases together) beside the throttled A; A's receiver refused ${int(mixed.refused)} transactions in the phase. Every 250 was checked against the messages the receivers hold.`,
+    `B kept ${Math.round(ratio * 100)} % of its baseline rate (the two baseline phases together) beside the throttled A, and ${Math.round(controlRatio * 100)} % beside an A that throttles nothing (the control: the same mix with A not held back, sharing the delivery slots and this CPU); A's receiver refused ${int(mixed.refused)} transactions in the phase. Every 250 was checked against the messages the receivers hold.`,
   ].join("\n");
   await writeBenchmarkSection("## Traffic shaping per destination (make bench-shaping)", body);
   process.stdout.write(`${body}\n`);
