@@ -199,6 +199,25 @@ describe("shaping per destination: limits", () => {
     expect(sinkA.messages).toHaveLength(8);
   });
 
+  it("after a backoff holds the provider to half its sessions until accepted mail restores them", async () => {
+    const { transport } = await start({ concurrency: 4, a: { dataDelayMs: 100 } });
+    sinkA.answerMailFrom = () => THROTTLE;
+    expect(await sendOne(transport, "a@alpha.test")).toMatchObject({ status: "temporary", code: 421 });
+    sinkA.answerMailFrom = () => ({ code: 250 });
+    clock += 61_000;
+    const burst = (n: number) =>
+      Promise.all(
+        Array.from({ length: n }, (_, i) => sendOne(transport, `u${i}@${i % 2 ? "alpha" : "beta"}.test`)),
+      );
+    // Half of four sessions; four accepted transactions give back 20 % (still two sessions).
+    expect((await burst(4)).every((r) => r?.status === "accepted")).toBe(true);
+    expect(sinkA.maxConcurrentConnections).toBe(2);
+    // Six more, one at a time, give back the rest: all four sessions again.
+    for (let i = 0; i < 6; i += 1) await sendOne(transport, `s${i}@alpha.test`);
+    expect((await burst(8)).every((r) => r?.status === "accepted")).toBe(true);
+    expect(sinkA.maxConcurrentConnections).toBe(4);
+  });
+
   it("opens a new session after the destination's messages per connection", async () => {
     const { transport } = await start({ messagesPerConnection: 2 });
     for (let i = 0; i < 5; i += 1)
