@@ -5,7 +5,7 @@ NPM ?= npm
 STAMP := node_modules/.mailroom-install-stamp
 WORKSPACE_MANIFESTS := $(wildcard core/package.json api/package.json worker/package.json operator/package.json smtp/package.json cli/package.json)
 
-.PHONY: help install system-packages run test test-faults test-upgrade test-kubernetes bench bench-scale schema-dump e2e-kind lint format typecheck check-generated clean image image-smoke chart-package release release-cut release-test release-reproduce
+.PHONY: help install system-packages run test test-faults test-upgrade test-kubernetes bench bench-shaping bench-scale schema-dump e2e-kind lint format typecheck check-generated clean image image-smoke chart-package release release-cut release-test release-reproduce
 
 help: ## List the targets
 	@# Colour only on a terminal (and not with NO_COLOR): piped or redirected, the list stays plain text.
@@ -50,6 +50,7 @@ bench: $(STAMP) ## Benchmarks against same-run baselines; writes BENCHMARKS.md (
 	$(NPM) exec --no -- node bench/peer/main.ts
 	$(NPM) exec --no -- node bench/webhooks/main.ts
 	$(NPM) exec --no -- node bench/smtp-submission/main.ts
+	$(NPM) exec --no -- node bench/shaping/main.ts
 
 lint: $(STAMP) ## Lint and format check (Biome)
 	$(NPM) run --silent lint
@@ -65,6 +66,9 @@ check-generated: $(STAMP) ## Fail when generated files (CRDs, the chart's copy, 
 	$(NPM) exec --no -- node scripts/schema-dump.ts --check
 	$(NPM) exec --no -- node api/src/openapi/generate.ts --check
 	@diff -r crds charts/mailroom/files/crds >/dev/null || { echo "charts/mailroom/files/crds differs from crds/: run scripts/sync-chart-crds.sh"; exit 1; }
+
+bench-shaping: $(STAMP) ## Direct delivery's shaping alone: a throttling receiver backed off while another keeps its rate (also in make bench)
+	$(NPM) exec --no -- node bench/shaping/main.ts
 
 bench-scale: $(STAMP) ## How cost grows with the data: 1M seeded emails vs empty (BENCH_SCALE_SIZES=0,1000000,10000000 for 10M)
 	$(NPM) exec --no -- node bench/scale/main.ts

@@ -144,7 +144,7 @@ export async function startWorkerProgram(
     pool,
     logger: logger.child({ program: "worker" }),
     metrics,
-    transport: createTransport(config),
+    transport: createTransport(config, metrics),
     signer: createSigner(pool, kek),
     verpKey: deriveVerpKey(kek),
     kek: kek,

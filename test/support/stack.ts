@@ -110,7 +110,7 @@ export async function startWorkerStack(
       pool: db.pool,
       logger: options.logger ?? createLogger({ level: "silent", name: "test-worker" }),
       metrics,
-      transport: createTransport(config),
+      transport: createTransport(config, metrics),
       signer: createSigner(db.pool, TEST_KEK, options.signerTtlMs),
       verpKey: deriveVerpKey(TEST_KEK),
       kek: TEST_KEK,

@@ -4,6 +4,7 @@ import * as delivery from "./areas/delivery.ts";
 import * as domains from "./areas/domains.ts";
 import * as limits from "./areas/limits.ts";
 import * as operator from "./areas/operator.ts";
+import * as shaping from "./areas/shaping.ts";
 import * as simulator from "./areas/simulator.ts";
 import * as smtp from "./areas/smtp.ts";
 import * as storage from "./areas/storage.ts";
@@ -24,6 +25,7 @@ export const AREAS = [
   smtp,
   limits,
   delivery,
+  shaping,
   domains,
   operator,
   webhooks,
@@ -44,6 +46,7 @@ const envSchema = z.object({
   ...smtp.variables,
   ...limits.variables,
   ...delivery.variables,
+  ...shaping.variables,
   ...domains.variables,
   ...operator.variables,
   ...webhooks.variables,
@@ -61,6 +64,7 @@ function buildConfig(e: z.infer<typeof envSchema>) {
     ...smtp.build(e),
     ...limits.build(e),
     ...delivery.build(e),
+    ...shaping.build(e),
     ...domains.build(e),
     ...operator.build(e),
     ...webhooks.build(e),

@@ -57,8 +57,20 @@ export const VARIABLES: Readonly<Record<string, { programs: ProgramName[]; help:
   },
   MAILROOM_SMTP_CAPTURE_PORT: { programs: ["run"], help: "port of the local SMTP capture" },
   MAILROOM_DELIVERY_MODE: { programs: WORKER, help: "relay (via the SMTP URL) or direct (to MX hosts)" },
-  MAILROOM_DIRECT_MAX_CONNECTIONS_PER_DOMAIN: { programs: WORKER, help: "direct: connections per domain" },
+  MAILROOM_DIRECT_MAX_CONNECTIONS_PER_DOMAIN: {
+    programs: WORKER,
+    help: "direct: sessions per destination (an MX host of no group)",
+  },
   MAILROOM_DIRECT_ALLOWED_CIDRS: { programs: WORKER, help: "direct: private ranges an MX may be in" },
+  MAILROOM_SHAPING_MESSAGES_PER_CONNECTION: { programs: WORKER, help: "direct: messages per session" },
+  MAILROOM_SHAPING_RATE_PER_MINUTE: {
+    programs: WORKER,
+    help: "direct: transactions/min per MX host; 0: any",
+  },
+  MAILROOM_SHAPING_PROVIDERS: { programs: WORKER, help: "direct: provider groups (JSON); unset: built in" },
+  MAILROOM_SHAPING_BACKOFF_SECONDS: { programs: WORKER, help: "direct: pause after a rate-limit reply" },
+  MAILROOM_SHAPING_BACKOFF_MAX_SECONDS: { programs: WORKER, help: "direct: longest pause, doubling" },
+  MAILROOM_SHAPING_MAX_WAIT_SECONDS: { programs: WORKER, help: "direct: wait for a slot, then defer" },
   MAILROOM_RETRY_HORIZON_SECONDS: { programs: WORKER, help: "retry temporary failures this long" },
   MAILROOM_RETRY_BASE_SECONDS: { programs: WORKER, help: "first retry delay, doubled each time" },
   MAILROOM_SIMULATOR_DOMAIN: {

@@ -109,7 +109,7 @@ export function createWorkerMetrics(registry: Registry = createProgramRegistry("
       name: "mailroom_delivery_outcomes_total",
       help:
         "Emails finished by a delivery attempt, by outcome (delivered, deferred, bounced, failed), reason " +
-        "(ok, smtp_4xx, smtp_5xx, connection, retries_exhausted, api_key_revoked, api_key_expired, " +
+        "(ok, smtp_4xx, smtp_5xx, connection, shaped, retries_exhausted, api_key_revoked, api_key_expired, " +
         "suppressed) and transport (relay, direct).",
       labelNames: ["outcome", "reason", "transport"] as const,
       registers: [registry],
@@ -176,6 +176,30 @@ export function createWorkerMetrics(registry: Registry = createProgramRegistry("
       name: "mailroom_tls_reports_total",
       help: "TLS report sends (RFC 8460) by result: sent (POSTed, or accepted as an email), failed (retried).",
       labelNames: ["result"] as const,
+      registers: [registry],
+    }),
+    // Direct delivery's shaping per destination (ADR 0059); the label is a provider group or `other`.
+    destinationDeferrals: new Counter({
+      name: "mailroom_delivery_destination_deferrals_total",
+      help:
+        "Recipients deferred in direct delivery, by destination (a provider group, or other) and reason: " +
+        "rate_limited (the receiver's 421 or 4.7.x), other (any other 4xx or connection trouble), " +
+        "backed_off (not attempted: the destination is paused), busy (not attempted: no slot in time).",
+      labelNames: ["destination", "reason"] as const,
+      registers: [registry],
+    }),
+    destinationBackoffs: new Counter({
+      name: "mailroom_delivery_destination_backoffs_total",
+      help: "Times a destination was backed off (paused, its concurrency and rate lowered) after a rate-limit reply.",
+      labelNames: ["destination"] as const,
+      registers: [registry],
+    }),
+    destinationsBackedOff: new Gauge({
+      name: "mailroom_delivery_destination_backed_off",
+      help:
+        "Destinations of this label running below their configured limits after a rate-limit reply " +
+        "(a provider group: 0 or 1), in this worker process.",
+      labelNames: ["destination"] as const,
       registers: [registry],
     }),
     handoverToRecord: new Histogram({

@@ -1,5 +1,5 @@
 import { whileDatabaseAway } from "@mailroom/core/db";
-import { type AttemptResult, createDeliveryStore, type RecipientOutcome } from "@mailroom/core/emails";
+import { type AttemptResult, createDeliveryStore } from "@mailroom/core/emails";
 import { simulatorRetryPolicy } from "@mailroom/core/simulator";
 import { injectTraceContext, withChildSpan, withSpanFromCarrier } from "@mailroom/core/telemetry";
 import type { Task } from "graphile-worker";
@@ -7,7 +7,7 @@ import { composeEmail, eightBitOf, toSevenBit } from "../compose/index.ts";
 import type { WorkerDeps } from "../deps.ts";
 import { createCaptureTransport } from "../transports/capture/index.ts";
 import { withSimulator } from "../transports/simulator/index.ts";
-import type { OutboundMessage } from "../transports/types.ts";
+import type { OutboundMessage, RecipientResult } from "../transports/types.ts";
 import { makeTlsRecording } from "./deliver-tls.ts";
 import "./types.ts";
 
@@ -108,13 +108,15 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
 
 /**
  * Why an attempt ended as it did, for the outcome metric: a failure past the retry horizon, else the class
- * of the worst SMTP answer (5xx bounces, 4xx defers) or `connection` when a recipient got no answer at all.
+ * of the worst SMTP answer (5xx bounces, 4xx defers), `shaped` when every deferred recipient was held back
+ * untried by its destination's shaping (ADR 0059), or `connection` when a recipient got no answer at all.
  */
-function outcomeReason(result: AttemptResult, outcomes: readonly RecipientOutcome[]): string {
+function outcomeReason(result: AttemptResult, outcomes: readonly RecipientResult[]): string {
   if (result.status === "delivered") return "ok";
   if (result.status === "failed") return "retries_exhausted";
   const wanted = result.status === "bounced" ? "permanent" : "temporary";
   const unhappy = outcomes.filter((o) => o.status === wanted);
+  if (unhappy.length > 0 && unhappy.every((o) => o.untried)) return "shaped";
   if (unhappy.some((o) => o.code === undefined)) return "connection";
   return result.status === "bounced" ? "smtp_5xx" : "smtp_4xx";
 }

@@ -1,3 +1,4 @@
+import { loadConfig } from "@mailroom/core/config";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startDnsServer, type TestDnsServer } from "../../../test/support/dns-server.ts";
 import {
@@ -43,15 +44,16 @@ async function start(
 ) {
   sinkA = await startCountingSink({ host: HOST_A, ...options.a });
   if (options.b) sinkB = await startCountingSink({ host: HOST_B, port: sinkA.port, ...options.b });
+  const { shaping } = loadConfig({});
   transport = createDirectTransport({
     dnsServers: [dns.address],
     dnsCacheSeconds: options.dnsCacheSeconds ?? 300,
-    maxConnectionsPerDomain: options.maxPerDomain ?? 2,
     heloName: "out.mailroom.test",
     port: sinkA.port,
     connectTimeoutMs: 5_000,
     // The test's MX hosts live on loopback, which production refuses unless allowed.
     allowedCidrs: options.allowedCidrs ?? ["127.0.0.0/8"],
+    shaping: { ...shaping, defaults: { ...shaping.defaults, concurrency: options.maxPerDomain ?? 2 } },
   });
   return { sinkA, sinkB, transport };
 }
@@ -199,7 +201,7 @@ describe("direct transport: routing", () => {
 });
 
 describe("direct transport: sessions", () => {
-  it("holds each domain to its cap of simultaneous sessions, and counts domains apart", async () => {
+  it("holds each destination (here each domain's MX host) to its cap of sessions, and counts them apart", async () => {
     const { sinkA, transport } = await start({ a: { dataDelayMs: 150 }, maxPerDomain: 2 });
     publishMx("capped.test", [10, "mx.capped.test", HOST_A]);
     const burst = (domain: string) =>
@@ -209,7 +211,7 @@ describe("direct transport: sessions", () => {
     // Not above the cap, and not serialised below it either.
     expect(sinkA.maxConcurrentConnections).toBe(2);
 
-    // A second domain on the same MX host has a cap of its own.
+    // A second domain on the same address under another MX name is another destination, with a cap of its own.
     publishMx("other.test", [10, "mx.other.test", HOST_A]);
     const both = (await Promise.all([...burst("capped.test"), ...burst("other.test")])).flat();
     expect(both.every((r) => r.status === "accepted")).toBe(true);

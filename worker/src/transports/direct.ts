@@ -3,6 +3,7 @@ import { createSsrfGuard } from "@mailroom/core/webhooks";
 import { createMxResolver, type MxResolver } from "./mx-resolver.ts";
 import { failureResult, type SmtpError, toRecipientResults } from "./results.ts";
 import { createSessionPool, type SessionPool, type SessionTarget } from "./session-pool.ts";
+import { createShaper, type ShapedSlot, type ShaperOptions } from "./shaping/index.ts";
 import { type MailTransport, type OutboundMessage, type RecipientResult, sendEachEnvelope } from "./types.ts";
 
 /** Options for delivering straight to each recipient domain's MX hosts. */
@@ -14,8 +15,6 @@ export interface DirectTransportOptions {
    * message, though concurrent lookups of one name still share one query.
    */
   dnsCacheSeconds: number;
-  /** Sessions open at once per recipient domain; further messages to it wait for a free one. */
-  maxConnectionsPerDomain: number;
   /** Name sent with EHLO; receivers check it against our reverse DNS. */
   heloName: string;
   /** Port of every MX host: 25 in production, a test sink's port in tests. */
@@ -23,15 +22,16 @@ export interface DirectTransportOptions {
   connectTimeoutMs?: number;
   socketTimeoutMs?: number;
   dnsTimeoutMs?: number;
-  /** How long an idle session is kept for the next message to the same domain. */
+  /** How long an idle session is kept for the next message to the same destination. */
   idleTimeoutMs?: number;
-  maxMessagesPerConnection?: number;
   /**
    * Private and loopback ranges MX hosts may resolve into (CIDRs). By default an MX host resolving to a
    * private, loopback, link-local or metadata address is never connected to: a recipient domain must not be
    * able to point Mailroom at services inside its own network. Metadata and link-local stay refused always.
    */
   allowedCidrs?: readonly string[];
+  /** Limits and adaptive backoff per destination, an MX host or a provider group of them (ADR 0059). */
+  shaping: ShaperOptions;
 }
 
 function domainOf(recipient: string): string | undefined {
@@ -67,7 +67,8 @@ export function createDirectTransport(options: DirectTransportOptions): MailTran
     cacheSeconds: options.dnsCacheSeconds,
   });
   const pool: SessionPool = createSessionPool({
-    maxSessionsPerDomain: options.maxConnectionsPerDomain,
+    // Sessions are pooled per destination, under its shaping's concurrency (each acquire says how many).
+    maxSessionsPerDomain: 1,
     connection: (target) => ({
       host: target.address,
       port: target.port,
@@ -83,19 +84,38 @@ export function createDirectTransport(options: DirectTransportOptions): MailTran
       socketTimeout: options.socketTimeoutMs ?? 120_000,
     }),
     idleTimeoutMs: options.idleTimeoutMs ?? 5_000,
-    maxMessagesPerSession: options.maxMessagesPerConnection ?? 100,
+    // Each target carries its destination's messages per connection; this is only the pool's fallback.
+    maxMessagesPerSession: 100,
   });
 
-  /** One transaction at one address; `connected` is false when no session could be had there. */
-  async function transaction(
-    domain: string,
+  const shaper = createShaper(options.shaping);
+
+  /**
+   * One transaction at one address, under its destination's shaping; `connected` is false when no session
+   * could be had there. One the shaping did not attempt counts as answered: the next MX host may be another
+   * destination, while the host's other addresses are the same one.
+   */
+  const transaction = (
+    target: SessionTarget,
+    envelope: { from: string; to: string[] },
+    message: OutboundMessage,
+  ) =>
+    shaper.run(
+      target.hostname,
+      envelope.to,
+      (slot) => exchange(slot, { ...target, maxMessages: slot.messagesPerConnection }, envelope, message),
+      (results) => ({ connected: true, results }),
+    );
+
+  async function exchange(
+    slot: ShapedSlot,
     target: SessionTarget,
     envelope: { from: string; to: string[] },
     message: OutboundMessage,
   ) {
     let lease: Awaited<ReturnType<SessionPool["acquire"]>>;
     try {
-      lease = await pool.acquire(domain, target);
+      lease = await pool.acquire(slot.poolKey, target, slot.sessions);
     } catch (error) {
       return { connected: false, results: toRecipientResults(envelope.to, { error: error as SmtpError }) };
     }
@@ -112,11 +132,11 @@ export function createDirectTransport(options: DirectTransportOptions): MailTran
 
   /**
    * The recipients `to` at one address: one transaction per envelope sender (per recipient under VERP), one
-   * after another on the domain's pooled sessions; `connected` is false when no session could be had there,
+   * after another on the destination's pooled sessions; `connected` is false when no session could be had there,
    * and then the remaining envelopes share that failure rather than each waiting out a connect timeout.
    */
-  const attempt = (domain: string, target: SessionTarget, message: OutboundMessage, to: string[]) =>
-    sendEachEnvelope(message, to, (envelope) => transaction(domain, target, envelope, message));
+  const attempt = (target: SessionTarget, message: OutboundMessage, to: string[]) =>
+    sendEachEnvelope(message, to, (envelope) => transaction(target, envelope, message));
 
   async function deliverToDomain(domain: string, recipients: string[], message: OutboundMessage) {
     const route = await resolver.resolveRoute(domain);
@@ -147,7 +167,7 @@ export function createDirectTransport(options: DirectTransportOptions): MailTran
       }
       // The addresses of one host are alternatives for reaching it; once it answers, move to the next host.
       for (const address of addresses) {
-        const outcome = await attempt(domain, { address, port, hostname: host.name }, message, pending);
+        const outcome = await attempt({ address, port, hostname: host.name }, message, pending);
         const results = outcome.results.map((r) => ({ ...r, mx: host.name }));
         settled.push(...results.filter((r) => r.status !== "temporary"));
         deferred = results.filter((r) => r.status === "temporary");

@@ -10,11 +10,13 @@ export interface SessionTarget {
   address: string;
   port: number;
   hostname: string;
+  /** Messages on one session to this target before it is closed; the pool's `maxMessagesPerSession` if unset. */
+  maxMessages?: number;
 }
 
 /** Settings shared by every session of a direct transport. */
 export interface SessionPoolOptions {
-  /** Sessions open at once per destination domain, whether busy or idle. */
+  /** Sessions open at once per pool key, whether busy or idle, unless `acquire` is given a cap. */
   maxSessionsPerDomain: number;
   /** How to open a session to a target: host, port, TLS, EHLO name, timeouts. */
   connection: (target: SessionTarget) => SMTPConnectionOptions;
@@ -33,10 +35,13 @@ export interface SessionLease {
   release(reusable: boolean): void;
 }
 
-/** Per-domain pools of open SMTP sessions under a per-domain cap. */
+/** Pools of open SMTP sessions per key (a relay's domain, a direct destination) under a cap per key. */
 export interface SessionPool {
-  /** Waits while the domain is at its cap; rejects when the session cannot be opened. */
-  acquire(domain: string, target: SessionTarget): Promise<SessionLease>;
+  /**
+   * Waits while the key (a relay's domain, a direct destination) is at its cap (`cap`, else the pool's);
+   * rejects when the session cannot be opened.
+   */
+  acquire(domain: string, target: SessionTarget, cap?: number): Promise<SessionLease>;
   close(): Promise<void>;
 }
 
@@ -46,6 +51,7 @@ interface Session {
   /** What the server's EHLO offered (after STARTTLS, when there was one). */
   extensions: HopExtensions;
   messages: number;
+  maxMessages: number;
   closed: boolean;
   idleTimer?: NodeJS.Timeout;
 }
@@ -61,9 +67,10 @@ function targetKey(target: SessionTarget): string {
 }
 
 /**
- * Sessions are pooled per destination domain rather than per MX host so that the cap means what a
- * receiving domain's rate limits mean: at most N connections from us, however its MX hosts are spread.
- * An idle session to another MX of the domain is given up when a new target needs its slot.
+ * Sessions are pooled per key under a cap per key: the relay's one smarthost, or a direct destination (an MX
+ * host, or a provider group of them, `shaping/`), so that the cap means what a receiver's limits mean: at
+ * most N connections from us, however its MX hosts are spread. An idle session to another address of the
+ * key is given up when a new target needs its slot.
  */
 export function createSessionPool(options: SessionPoolOptions): SessionPool {
   const domains = new Map<string, DomainState>();
@@ -100,6 +107,7 @@ export function createSessionPool(options: SessionPoolOptions): SessionPool {
         connection,
         extensions: extensionsOf(false),
         messages: 0,
+        maxMessages: target.maxMessages ?? options.maxMessagesPerSession,
         closed: false,
       };
       let settled = false;
@@ -154,7 +162,7 @@ export function createSessionPool(options: SessionPoolOptions): SessionPool {
     },
     release(reusable) {
       session.messages += 1;
-      if (!reusable || closed || session.closed || session.messages >= options.maxMessagesPerSession) {
+      if (!reusable || closed || session.closed || session.messages >= session.maxMessages) {
         retire(state, session, reusable);
         return;
       }
@@ -166,7 +174,7 @@ export function createSessionPool(options: SessionPoolOptions): SessionPool {
   });
 
   return {
-    async acquire(domain, target) {
+    async acquire(domain, target, cap = options.maxSessionsPerDomain) {
       const state = stateOf(domain);
       const key = targetKey(target);
       let waited = false;
@@ -178,7 +186,7 @@ export function createSessionPool(options: SessionPoolOptions): SessionPool {
           state.idle.splice(state.idle.indexOf(reusable), 1);
           return lease(state, reusable);
         }
-        if (state.open < options.maxSessionsPerDomain) break;
+        if (state.open < cap) break;
         const other = state.idle[0];
         if (other) {
           retire(state, other, true);

@@ -33,6 +33,8 @@ export interface RecipientResult {
   mx?: string;
   /** How the session's TLS met the receiver's policy, when a session was attempted. */
   tls?: TlsOutcome;
+  /** Deferred without being tried: its destination was backed off or had no slot in time (`shaping/`). */
+  untried?: true;
 }
 
 /** Sends messages and reports per recipient; never throws for an SMTP or network failure. */

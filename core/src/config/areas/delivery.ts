@@ -10,7 +10,6 @@ export const variables = {
   MAILROOM_WORKER_HEARTBEAT_SECONDS: z.coerce.number().min(0.1).max(60).default(5),
   MAILROOM_WORKER_DEAD_AFTER_SECONDS: z.coerce.number().min(1).max(3600).default(30),
   MAILROOM_DELIVERY_MODE: z.enum(["relay", "direct"]).default("relay"),
-  MAILROOM_DIRECT_MAX_CONNECTIONS_PER_DOMAIN: z.coerce.number().int().min(1).max(100).default(5),
   MAILROOM_DIRECT_ALLOWED_CIDRS: cidrList,
   MAILROOM_RETRY_HORIZON_SECONDS: z.coerce
     .number()
@@ -31,7 +30,6 @@ export function build(e: AreaEnv<typeof variables>) {
     },
     delivery: {
       mode: e.MAILROOM_DELIVERY_MODE,
-      directMaxConnectionsPerDomain: e.MAILROOM_DIRECT_MAX_CONNECTIONS_PER_DOMAIN,
       directAllowedCidrs: e.MAILROOM_DIRECT_ALLOWED_CIDRS
         ? parseCidrList(e.MAILROOM_DIRECT_ALLOWED_CIDRS)
         : [],

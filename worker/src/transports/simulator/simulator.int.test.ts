@@ -1,3 +1,4 @@
+import { loadConfig } from "@mailroom/core/config";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../../test/support/db.ts";
 import { startDnsServer, type TestDnsServer } from "../../../../test/support/dns-server.ts";
@@ -27,11 +28,11 @@ beforeAll(async () => {
   direct = createDirectTransport({
     dnsServers: [dns.address],
     dnsCacheSeconds: 0,
-    maxConnectionsPerDomain: 2,
     heloName: "out.mailroom.test",
     port: sink.port,
     connectTimeoutMs: 5_000,
     allowedCidrs: ["127.0.0.0/8"],
+    shaping: loadConfig({}).shaping,
   });
   transport = withSimulator(direct, { pool: db.pool, domain: SIM, delaySeconds: 0 });
 }, 60_000);
