@@ -1,5 +1,6 @@
 import { z } from "zod";
 import * as api from "./areas/api.ts";
+import * as audit from "./areas/audit.ts";
 import * as delivery from "./areas/delivery.ts";
 import * as domains from "./areas/domains.ts";
 import * as limits from "./areas/limits.ts";
@@ -28,6 +29,7 @@ export const AREAS = [
   webhooks,
   telemetry,
   simulator,
+  audit,
 ] as const;
 
 /**
@@ -47,6 +49,7 @@ const envSchema = z.object({
   ...webhooks.variables,
   ...telemetry.variables,
   ...simulator.variables,
+  ...audit.variables,
 });
 
 export type EnvInput = Record<string, string | undefined>;
@@ -63,6 +66,7 @@ function buildConfig(e: z.infer<typeof envSchema>) {
     ...webhooks.build(e),
     ...telemetry.build(e),
     ...simulator.build(e),
+    ...audit.build(e),
   };
 }
 

@@ -1,0 +1,10 @@
+import type { AuditContext } from "@mailroom/core/audit";
+import type { ObjectRef } from "./context.ts";
+
+/**
+ * The audit trail's actor for a change a custom resource makes (ADR 0062): `Kind/namespace/name`, so the
+ * trail says which resource (and, through GitOps, which commit) changed the account.
+ */
+export function auditByResource(ref: Pick<ObjectRef, "kind" | "namespace" | "name">): AuditContext {
+  return { actor: { kind: "operator", id: `${ref.kind}/${ref.namespace}/${ref.name}` } };
+}
