@@ -31,6 +31,8 @@ export const AUDIT_ACTIONS = [
   "key.revoked",
   "domain.created",
   "domain.verified",
+  "domain.updated",
+  "domain.dkim_rotation_requested",
   "domain.deleted",
   "template.created",
   "template.updated",

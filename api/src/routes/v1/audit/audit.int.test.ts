@@ -91,6 +91,8 @@ describe("the audit trail of API changes", () => {
     const domain = await change("POST", "/v1/domains", { name: "acme.test" });
     publish(domain as never);
     await change("POST", "/v1/domains/acme.test/verify");
+    await change("PATCH", "/v1/domains/acme.test", { dkimRotation: { intervalDays: 90 } });
+    await change("POST", "/v1/domains/acme.test/dkim/rotate", {});
     const template = await change("POST", "/v1/templates", { name: "welcome", subject: "Hi", text: "t" });
     await change("PATCH", `/v1/templates/${template.id}`, { subject: "Hello" });
     await change("DELETE", `/v1/templates/${template.id}`);
@@ -110,6 +112,8 @@ describe("the audit trail of API changes", () => {
     expect(fromApi.map((e) => [e.action, e.target])).toEqual([
       ["domain.created", "acme.test"],
       ["domain.verified", "acme.test"],
+      ["domain.updated", "acme.test"],
+      ["domain.dkim_rotation_requested", "acme.test"],
       ["template.created", template.id],
       ["template.updated", template.id],
       ["template.deleted", template.id],
