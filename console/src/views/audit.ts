@@ -1,6 +1,7 @@
 import { query } from "../api.ts";
 import type { ViewContext } from "../context.ts";
 import { h, show, table, time } from "../dom.ts";
+import { readableDetail } from "../readable.ts";
 
 /** One entry of GET /v1/audit (ADR 0062). */
 interface AuditEntry {
@@ -19,6 +20,8 @@ const ACTIONS = [
   "key.revoked",
   "domain.created",
   "domain.verified",
+  "domain.updated",
+  "domain.dkim_rotation_requested",
   "domain.deleted",
   "template.created",
   "template.updated",
@@ -31,6 +34,7 @@ const ACTIONS = [
   "suppression.lifted",
   "account.paused",
   "account.resumed",
+  "account.policy_applied",
   "smtp.auth_failed",
 ];
 
@@ -56,15 +60,6 @@ const actorCell = (a: AuditEntry["actor"]) =>
 
 const originCell = (o: AuditEntry["origin"]) =>
   o.ip ? h("span", { title: o.userAgent ?? "" }, o.ip, o.userAgent ? h("br") : "", o.userAgent ?? "") : "—";
-
-/** A detail object as readable text: `key: value` pairs, lists joined. */
-const detailText = (detail: Record<string, unknown>) =>
-  Object.entries(detail)
-    .map(
-      ([k, v]) =>
-        `${k}: ${Array.isArray(v) ? v.join(", ") : typeof v === "object" ? JSON.stringify(v) : String(v)}`,
-    )
-    .join("; ") || "—";
 
 /** The audit trail: who changed what in the account, when and from where, newest first. */
 export async function auditView(ctx: ViewContext, outlet: HTMLElement): Promise<void> {
@@ -100,7 +95,7 @@ export async function auditView(ctx: ViewContext, outlet: HTMLElement): Promise<
               h("code", {}, e.action),
               e.target ?? "—",
               originCell(e.origin),
-              detailText(e.detail),
+              Object.keys(e.detail).length > 0 ? h("pre", {}, readableDetail(e.detail)) : "—",
             ]),
             { id: "audit-table" },
           );

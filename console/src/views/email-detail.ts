@@ -2,6 +2,7 @@ import { seg } from "../api.ts";
 import type { ViewContext } from "../context.ts";
 import { actionButton, badge, bytes, facts, h, show, table, time } from "../dom.ts";
 import { emailHtmlPanel } from "../email-frame.ts";
+import { readableDetail } from "../readable.ts";
 import { tabs } from "../tabs.ts";
 import type { EmailSummary } from "./emails.ts";
 
@@ -16,12 +17,6 @@ interface EmailDetail extends EmailSummary {
   attachments: Array<{ filename: string; contentType: string; size: number }>;
   recipients: Array<{ address: string; status: string; code: number | null; response: string | null }>;
   events: Array<{ type: string; at: string; detail: Record<string, unknown> }>;
-}
-
-function detailText(detail: Record<string, unknown>): string {
-  return Object.entries(detail)
-    .map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`)
-    .join("\n");
 }
 
 function scheduleControls(
@@ -120,7 +115,7 @@ export async function emailDetailView(
             time(e.at),
             " ",
             h("strong", {}, e.type),
-            Object.keys(e.detail).length > 0 ? h("pre", {}, detailText(e.detail)) : null,
+            Object.keys(e.detail).length > 0 ? h("pre", {}, readableDetail(e.detail)) : null,
           ),
         ),
       ),
