@@ -7192,7 +7192,7 @@ export interface operations {
                 limit?: number;
                 /** @description Cursor: the last id of the previous page */
                 after?: string;
-                action?: "key.created" | "key.revoked" | "domain.created" | "domain.verified" | "domain.updated" | "domain.dkim_rotation_requested" | "domain.deleted" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "suppression.added" | "suppression.lifted" | "account.paused" | "account.resumed" | "account.policy_applied" | "smtp.auth_failed";
+                action?: "key.created" | "key.revoked" | "domain.created" | "domain.verified" | "domain.updated" | "domain.dkim_rotation_requested" | "domain.deleted" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.delivery_replayed" | "email.canceled" | "email.rescheduled" | "suppression.added" | "suppression.lifted" | "account.paused" | "account.resumed" | "account.policy_applied" | "sandbox.chaos_replaced" | "smtp.auth_failed";
                 /** @description The actor's id: a key id, Kind/namespace/name, … */
                 actor?: string;
                 actorKind?: "key" | "person" | "operator" | "smtp" | "cli" | "system";
@@ -7229,7 +7229,7 @@ export interface operations {
                                 id: string;
                                 label: string | null;
                             };
-                            /** @description One of key.created, key.revoked, domain.created, domain.verified, domain.updated, domain.dkim_rotation_requested, domain.deleted, template.created, template.updated, template.deleted, webhook.created, webhook.updated, webhook.deleted, webhook.secret_rotated, suppression.added, suppression.lifted, account.paused, account.resumed, account.policy_applied, smtp.auth_failed */
+                            /** @description One of key.created, key.revoked, domain.created, domain.verified, domain.updated, domain.dkim_rotation_requested, domain.deleted, template.created, template.updated, template.deleted, webhook.created, webhook.updated, webhook.deleted, webhook.secret_rotated, webhook.delivery_replayed, email.canceled, email.rescheduled, suppression.added, suppression.lifted, account.paused, account.resumed, account.policy_applied, sandbox.chaos_replaced, smtp.auth_failed */
                             action: string;
                             /** @description What it was done to: a key id, domain, template or endpoint id, address */
                             target: string | null;

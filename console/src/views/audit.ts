@@ -30,11 +30,15 @@ const ACTIONS = [
   "webhook.updated",
   "webhook.deleted",
   "webhook.secret_rotated",
+  "webhook.delivery_replayed",
+  "email.canceled",
+  "email.rescheduled",
   "suppression.added",
   "suppression.lifted",
   "account.paused",
   "account.resumed",
   "account.policy_applied",
+  "sandbox.chaos_replaced",
   "smtp.auth_failed",
 ];
 

@@ -1,5 +1,7 @@
 import { pauseAccount } from "@mailroom/core/accounts";
+import { withTransaction } from "@mailroom/core/db";
 import { createKey } from "@mailroom/core/keys";
+import { emitEvents, fanOutEvents } from "@mailroom/core/webhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../../../test/support/db.ts";
 import {
@@ -60,7 +62,7 @@ afterAll(async () => {
   await db.drop();
 });
 
-async function change(method: "POST" | "PATCH" | "DELETE", route: string, body?: unknown) {
+async function change(method: "POST" | "PATCH" | "PUT" | "DELETE", route: string, body?: unknown) {
   const res = await api.request(method, route, { key: admin, body, headers: AGENT });
   expect(res.status, `${method} ${route}: ${res.text}`).toBeLessThan(300);
   return res.json as Record<string, unknown>;
@@ -181,6 +183,84 @@ describe("the audit trail of API changes", () => {
       after = page.data.at(-1)?.id ?? "";
     }
     expect(seen).toEqual(all.map((e) => e.id));
+  });
+
+  it("records a canceled and a rescheduled email, a replayed webhook delivery and the sandbox's chaos rules", async () => {
+    const scheduled = (when: number) =>
+      change("POST", "/v1/send", {
+        from: "a@acme.test",
+        to: ["b@example.test"],
+        subject: "later",
+        text: "t",
+        scheduledAt: new Date(Date.now() + when).toISOString(),
+      });
+    const first = await scheduled(3_600_000);
+    const second = await scheduled(7_200_000);
+    await change("POST", `/v1/emails/${first.messageId}/cancel`);
+    await change("PATCH", `/v1/emails/${second.messageId}`, {
+      scheduledAt: new Date(Date.now() + 9_000_000).toISOString(),
+    });
+    const hook = await change("POST", "/v1/webhooks", { url: "http://127.0.0.1:9/replayed" });
+    const eventIds = await withTransaction(db.pool, (c) =>
+      emitEvents(c, [{ account: "acme", type: "email.bounced", data: { emailId: "e1" } }]),
+    );
+    await fanOutEvents(db.pool, eventIds);
+    const { rows } = await db.pool.query<{ id: string }>(
+      "select id from webhook_deliveries where endpoint_id = $1",
+      [hook.id],
+    );
+    await change("POST", `/v1/webhooks/${hook.id}/deliveries/${rows[0]?.id}/replay`);
+    await change("PUT", "/v1/dev-inbox/chaos", { rules: [{ at: "rcpt", action: "reply", code: 451 }] });
+
+    const recent = (await audit("?limit=5")).data.reverse();
+    expect(recent.map((e) => [e.action, e.target])).toEqual([
+      ["email.canceled", first.messageId],
+      ["email.rescheduled", second.messageId],
+      ["webhook.created", hook.id],
+      ["webhook.delivery_replayed", hook.id],
+      ["sandbox.chaos_replaced", "acme"],
+    ]);
+    expect(recent.every((e) => e.actor.id === adminId)).toBe(true);
+  });
+
+  it("classifies every operation that writes: audited, or left out for a stated reason", async () => {
+    // What an operation records when it changes something (tested above), or why it records nothing.
+    const AUDITED = [
+      "createDomain",
+      "verifyDomain",
+      "updateDomain",
+      "rotateDomainDkim",
+      "deleteDomain",
+      "createTemplate",
+      "updateTemplate",
+      "deleteTemplate",
+      "createWebhook",
+      "updateWebhook",
+      "deleteWebhook",
+      "rotateWebhookSecret",
+      "replayWebhookDelivery",
+      "addSuppression",
+      "deleteSuppression",
+      "resumeAccount",
+      "cancelEmail",
+      "rescheduleEmail",
+      "putDevInboxChaos",
+    ];
+    const LEFT_OUT: Record<string, string> = {
+      sendEmail: "sending is what the email log records, each email with the key that sent it",
+      sendBatch: "as sendEmail",
+      renderTemplate: "changes nothing: renders a preview",
+      clearDevInbox: "deletes captured test mail of a sandbox, which no one sends on",
+    };
+    const document = (await api.request("GET", "/v1/openapi.json")).json as {
+      paths: Record<string, Record<string, { operationId: string }>>;
+    };
+    const writes = Object.values(document.paths).flatMap((methods) =>
+      Object.entries(methods)
+        .filter(([method]) => method !== "get")
+        .map(([, op]) => op.operationId),
+    );
+    expect(writes.filter((id) => !AUDITED.includes(id) && !(id in LEFT_OUT))).toEqual([]);
   });
 
   it("shows each account only its own trail", async () => {

@@ -161,7 +161,8 @@ export function webhookRoutes(
     { config, schema: { params: deliveryParamsSchema, response: { 202: deliverySchema, ...errors } } },
     async (request, reply) => {
       const { id, deliveryId } = request.params;
-      const delivery = await replayDelivery(deps.pool, request.apiKey.account, id, deliveryId);
+      const by = auditContextOf(request);
+      const delivery = await replayDelivery(deps.pool, request.apiKey.account, id, deliveryId, by);
       return reply.code(202).send(delivery);
     },
   );
