@@ -16,6 +16,7 @@ import { registerOpenApi } from "./plugins/openapi.ts";
 import { registerTelemetry } from "./plugins/telemetry.ts";
 import { storableStringsValidator } from "./plugins/validation.ts";
 import { accountRoutes } from "./routes/v1/account/index.ts";
+import { auditRoutes } from "./routes/v1/audit/index.ts";
 import { devInboxRoutes } from "./routes/v1/dev-inbox/index.ts";
 import { domainRoutes } from "./routes/v1/domains/index.ts";
 import { emailRoutes } from "./routes/v1/emails/index.ts";
@@ -120,6 +121,7 @@ export function buildApp(deps: ApiDeps, options: BuildAppOptions = {}): FastifyI
     suppressionRoutes(v1, deps);
     webhookRoutes(v1, deps, { allowedCidrs: deps.config.webhooks.allowedCidrs });
     devInboxRoutes(v1, deps);
+    auditRoutes(v1, deps);
   });
   return app;
 }

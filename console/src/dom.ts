@@ -46,7 +46,8 @@ export function show(parent: Element, ...children: Child[]): void {
 export function time(iso: string | null | undefined): Child {
   if (!iso) return "—";
   const at = new Date(iso);
-  return h("time", { datetime: iso, title: iso }, at.toLocaleString());
+  // With its zone (issue 33 item 5): a support person and the log may be in different ones.
+  return h("time", { datetime: iso, title: iso }, at.toLocaleString(undefined, { timeZoneName: "short" }));
 }
 
 export function badge(status: string): HTMLElement {

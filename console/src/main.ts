@@ -1,6 +1,7 @@
 import { ApiError, createApi, type KeyInfo, storedKey, storeKey } from "./api.ts";
 import type { View, ViewContext } from "./context.ts";
 import { errorText, h, show } from "./dom.ts";
+import { auditView } from "./views/audit.ts";
 import { domainDetailView, domainsView } from "./views/domains.ts";
 import { emailDetailView } from "./views/email-detail.ts";
 import { emailsView } from "./views/emails.ts";
@@ -45,6 +46,7 @@ const SECTIONS: Section[] = [
     detail: webhookDetailView,
   },
   { path: "suppressions", label: "Suppressions", allowed: has("send"), list: suppressionsView },
+  { path: "audit", label: "Audit", allowed: has("audit"), list: auditView },
 ];
 
 const app = document.getElementById("app") as HTMLElement;
@@ -80,7 +82,8 @@ async function signIn(secret: string): Promise<void> {
   session = {
     key,
     account: await api.get<AccountInfo>("/v1/account"),
-    devInbox: await probeDevInbox(secret),
+    // Only a `send` key may read the dev inbox: probing with another (an `audit` key) is a 403 in the console.
+    devInbox: key.scopes.includes("send") && (await probeDevInbox(secret)),
     secret,
   };
 }

@@ -1048,8 +1048,27 @@ CREATE TABLE public.api_keys (
     CONSTRAINT api_keys_managed_by_check CHECK ((managed_by = ANY (ARRAY['cli'::text, 'api'::text, 'operator'::text]))),
     CONSTRAINT api_keys_mode_check CHECK ((mode = ANY (ARRAY['live'::text, 'sandbox'::text]))),
     CONSTRAINT api_keys_rate_limit_per_second_check CHECK ((rate_limit_per_second > 0)),
-    CONSTRAINT api_keys_scopes_check CHECK (((cardinality(scopes) > 0) AND (scopes <@ ARRAY['send'::text, 'domains'::text, 'templates'::text, 'webhooks'::text]))),
+    CONSTRAINT api_keys_scopes_check CHECK (((cardinality(scopes) > 0) AND (scopes <@ ARRAY['send'::text, 'domains'::text, 'templates'::text, 'webhooks'::text, 'audit'::text]))),
     CONSTRAINT api_keys_secret_sha256_check CHECK ((length(secret_sha256) = 32))
+);
+
+--
+-- Name: audit_events; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.audit_events (
+    id uuid NOT NULL,
+    account text,
+    at timestamp with time zone DEFAULT now() NOT NULL,
+    actor_kind text NOT NULL,
+    actor text NOT NULL,
+    actor_label text,
+    action text NOT NULL,
+    target text,
+    detail jsonb DEFAULT '{}'::jsonb NOT NULL,
+    client_ip text,
+    user_agent text,
+    CONSTRAINT audit_events_actor_kind_check CHECK ((actor_kind = ANY (ARRAY['key'::text, 'person'::text, 'operator'::text, 'smtp'::text, 'cli'::text, 'system'::text])))
 );
 
 --
@@ -1670,6 +1689,13 @@ ALTER TABLE ONLY public.api_keys
     ADD CONSTRAINT api_keys_pkey PRIMARY KEY (key_id);
 
 --
+-- Name: audit_events audit_events_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.audit_events
+    ADD CONSTRAINT audit_events_pkey PRIMARY KEY (id);
+
+--
 -- Name: dkim_keys dkim_keys_domain_id_selector_key; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1947,6 +1973,18 @@ ALTER TABLE ONLY public.worker_heartbeats
 --
 
 CREATE INDEX api_keys_account ON public.api_keys USING btree (account);
+
+--
+-- Name: audit_events_account_id; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX audit_events_account_id ON public.audit_events USING btree (account, id DESC);
+
+--
+-- Name: audit_events_at; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX audit_events_at ON public.audit_events USING btree (at);
 
 --
 -- Name: domain_checks_failing; Type: INDEX; Schema: public; Owner: -

@@ -106,6 +106,16 @@ describe("mailroom CLI", { timeout: 120_000 }, () => {
     await expect(authenticateKey(db.pool, `Bearer ${fullKey}`)).rejects.toMatchObject({
       code: "api_key_revoked",
     });
+    // Both changes are in the audit trail as the CLI's, by the OS user who ran it (ADR 0062).
+    const audited = await db.pool.query(
+      "select actor_kind, actor, action from audit_events where target = $1 order by id",
+      [keyId],
+    );
+    const user = os.userInfo().username;
+    expect(audited.rows).toEqual([
+      { actor_kind: "cli", actor: user, action: "key.created" },
+      { actor_kind: "cli", actor: user, action: "key.revoked" },
+    ]);
   });
 
   it("applies the example resources without a cluster (operator local mode)", async () => {

@@ -657,6 +657,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's audit trail: who changed what, when and from where, newest first
+         * @description List the account's audit trail: who changed what, when and from where, newest first
+         */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "email.scheduled": {
@@ -1514,7 +1534,7 @@ export interface operations {
                         keyId: string;
                         account: string;
                         name: string | null;
-                        scopes: ("send" | "domains" | "templates" | "webhooks")[];
+                        scopes: ("send" | "domains" | "templates" | "webhooks" | "audit")[];
                         /** Format: date-time */
                         expiresAt: string | null;
                         /**
@@ -7115,6 +7135,144 @@ export interface operations {
             };
             /** @description `not_found`: no such resource in this account */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: the details are in the server's log, under the X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: the database is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description an integer from 1 to 100 (default 50) */
+                limit?: number;
+                /** @description Cursor: the last id of the previous page */
+                after?: string;
+                action?: "key.created" | "key.revoked" | "domain.created" | "domain.verified" | "domain.updated" | "domain.dkim_rotation_requested" | "domain.deleted" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.delivery_replayed" | "email.canceled" | "email.rescheduled" | "suppression.added" | "suppression.lifted" | "account.paused" | "account.resumed" | "account.policy_applied" | "sandbox.chaos_replaced" | "smtp.auth_failed";
+                /** @description The actor's id: a key id, Kind/namespace/name, … */
+                actor?: string;
+                actorKind?: "key" | "person" | "operator" | "smtp" | "cli" | "system";
+                /** @description At or after */
+                since?: string;
+                /** @description Before */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The entry's id (UUIDv7): the cursor */
+                            id: string;
+                            /** Format: date-time */
+                            at: string;
+                            /** @description Who: an API key (id: key id, label: its name), a person, a custom resource (id: Kind/namespace/name), the SMTP door (id: the key id a login tried), the installation's CLI or Mailroom itself */
+                            actor: {
+                                /** @enum {string} */
+                                kind: "key" | "person" | "operator" | "smtp" | "cli" | "system";
+                                id: string;
+                                label: string | null;
+                            };
+                            /** @description One of key.created, key.revoked, domain.created, domain.verified, domain.updated, domain.dkim_rotation_requested, domain.deleted, template.created, template.updated, template.deleted, webhook.created, webhook.updated, webhook.deleted, webhook.secret_rotated, webhook.delivery_replayed, email.canceled, email.rescheduled, suppression.added, suppression.lifted, account.paused, account.resumed, account.policy_applied, sandbox.chaos_replaced, smtp.auth_failed */
+                            action: string;
+                            /** @description What it was done to: a key id, domain, template or endpoint id, address */
+                            target: string | null;
+                            /** @description What else is known: never a secret */
+                            detail: {
+                                [key: string]: unknown;
+                            };
+                            /** @description From where: the HTTP client's or SMTP peer's address, the HTTP user agent */
+                            origin: {
+                                ip: string | null;
+                                userAgent: string | null;
+                            };
+                        }[];
+                        /** @description Another page follows: pass the last id as `after` */
+                        hasMore: boolean;
+                    };
+                };
+            };
+            /** @description `validation_error` (the message names the field) or `invalid_idempotency_key` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key`, `api_key_revoked` or `api_key_expired` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed), `category_not_allowed` (the account's policy) or `domain_not_allowed` (a shared domain whose allowed namespaces leave the account out); not retryable */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];

@@ -33,6 +33,10 @@ export const TAGS = [
       "`domains`).",
   },
   {
+    name: "Audit",
+    description: "Who changed what in the account, when and from where (scope `audit`, ADR 0062).",
+  },
+  {
     name: "Dev inbox",
     description:
       "Mail a local run (`mailroom run`) captured instead of delivering (scope `send`); absent elsewhere.",
@@ -107,6 +111,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   },
   "GET /v1/domains/:domain/dmarc": { operationId: "getDomainDmarc", tag: "Domains", errors: [404] },
   "GET /v1/key": { operationId: "getCallingKey", tag: "Keys", errors: [] },
+  "GET /v1/audit": { operationId: "listAuditEvents", tag: "Audit", errors: [] },
   "GET /v1/account": { operationId: "getAccount", tag: "Account", errors: [] },
   "POST /v1/account/resume": { operationId: "resumeAccount", tag: "Account", errors: [409] },
   "GET /v1/suppressions": { operationId: "listSuppressions", tag: "Suppressions", errors: [] },

@@ -1,3 +1,4 @@
+import { userInfo } from "node:os";
 import { environmentHelp } from "@mailroom/core/config";
 import { endPool } from "@mailroom/core/db";
 import {
@@ -15,6 +16,21 @@ import type { Command } from "commander";
 import { loadProgramConfig } from "../config.ts";
 import { openDatabase, openPool } from "../database.ts";
 import { printTable, say } from "../output.ts";
+
+/**
+ * The audit trail's actor for `mailroom keys` (ADR 0062): whoever runs it on the installation, by their OS user
+ * (in a pod, the container's user; `kubectl exec` leaves no better name to record).
+ */
+const CLI_ACTOR = () => ({ actor: { kind: "cli" as const, id: osUser() } });
+
+function osUser(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    // A uid with no passwd entry (common in containers): its number is all there is.
+    return `uid:${process.getuid?.() ?? "?"}`;
+  }
+}
 
 export async function withPool<T>(fn: (pool: ReturnType<typeof openPool>) => Promise<T>): Promise<T> {
   const config = loadProgramConfig();
@@ -87,6 +103,7 @@ export function registerKeyCommands(program: Command): void {
             managedBy: "cli",
             rateLimitPerSecond: rateLimit,
             mode: options.sandbox ? "sandbox" : "live",
+            by: CLI_ACTOR(),
           }),
         );
         say(
@@ -145,7 +162,7 @@ export function registerKeyCommands(program: Command): void {
       if (!/^[0-9A-Za-z]{12}$/.test(keyId)) {
         fail("give the key id (12 characters, the middle part of mrk_<keyId>_<secret>), not the full key");
       }
-      const result = await withPool((pool) => revokeKey(pool, keyId));
+      const result = await withPool((pool) => revokeKey(pool, keyId, CLI_ACTOR()));
       if (!result) fail(`no key with id ${keyId}; see \`npm exec --no -- mailroom keys list\``);
       say(`revoked ${keyId}; ${result.failedEmailIds.length} unsent email(s) failed with api_key_revoked`);
     });

@@ -2,6 +2,7 @@ import { seg } from "../api.ts";
 import type { ViewContext } from "../context.ts";
 import { actionButton, badge, bytes, facts, h, show, table, time } from "../dom.ts";
 import { emailHtmlPanel } from "../email-frame.ts";
+import { readableDetail } from "../readable.ts";
 import { tabs } from "../tabs.ts";
 import type { EmailSummary } from "./emails.ts";
 
@@ -18,22 +19,15 @@ interface EmailDetail extends EmailSummary {
   events: Array<{ type: string; at: string; detail: Record<string, unknown> }>;
 }
 
-/** An attempt's TLS sessions (`detail.tls`, ADR 0058) as their readable lines, one per session. */
-function tlsLines(value: unknown): string | undefined {
-  if (!Array.isArray(value)) return undefined;
-  const lines = value.map((entry) => (entry as { text?: unknown }).text);
-  return lines.every((line) => typeof line === "string")
-    ? lines.map((line) => `\n  ${line}`).join("")
-    : undefined;
-}
-
-function detailText(detail: Record<string, unknown>): string {
-  return Object.entries(detail)
-    .map(
-      ([k, v]) =>
-        `${k}: ${typeof v === "string" ? v : k === "tls" ? (tlsLines(v) ?? JSON.stringify(v)) : JSON.stringify(v)}`,
-    )
-    .join("\n");
+/**
+ * An attempt's TLS sessions (`detail.tls`, ADR 0058) as their readable lines, one per session, in place of
+ * the objects they come with.
+ */
+function withTlsLines(detail: Record<string, unknown>): Record<string, unknown> {
+  const tls = detail.tls;
+  if (!Array.isArray(tls)) return detail;
+  const lines = tls.map((entry) => (entry as { text?: unknown }).text);
+  return lines.every((line) => typeof line === "string") ? { ...detail, tls: lines } : detail;
 }
 
 function scheduleControls(
@@ -132,7 +126,7 @@ export async function emailDetailView(
             time(e.at),
             " ",
             h("strong", {}, e.type),
-            Object.keys(e.detail).length > 0 ? h("pre", {}, detailText(e.detail)) : null,
+            Object.keys(e.detail).length > 0 ? h("pre", {}, readableDetail(withTlsLines(e.detail))) : null,
           ),
         ),
       ),

@@ -5,6 +5,8 @@ import { badge, h, show, table, time } from "../dom.ts";
 export interface EmailSummary {
   id: string;
   status: string;
+  /** The door it came through (issue 33 item 5). */
+  source: "api" | "smtp";
   failureReason: string | null;
   from: string;
   to: string[];
@@ -124,12 +126,13 @@ export async function emailsView(ctx: ViewContext, outlet: HTMLElement): Promise
       page.data.length === 0
         ? h("p", { class: "empty" }, "No emails match.")
         : table(
-            ["Status", "Subject", "To", "From", "Created"],
+            ["Status", "Subject", "To", "From", "Source", "Created"],
             page.data.map((e) => [
               badge(e.status),
               h("a", { href: `#/emails/${e.id}`, class: "subject" }, e.subject || "(no subject)"),
               recipients(e.to),
               e.from,
+              e.source === "smtp" ? "SMTP" : "API",
               time(e.createdAt),
             ]),
             { class: "emails" },

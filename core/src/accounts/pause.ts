@@ -1,3 +1,5 @@
+import { recordAuditEvent } from "../audit/record.ts";
+import type { AuditContext } from "../audit/types.ts";
 import type { Pool, PoolClient } from "../db/pool.ts";
 import { withTransaction } from "../db/pool.ts";
 import { emitEvents } from "../webhooks/outbox.ts";
@@ -6,12 +8,13 @@ import { emitEvents } from "../webhooks/outbox.ts";
  * Pauses the account's sending (issue 31 item 2): new sends are refused with `sending_paused` and the
  * deliveries of mail already accepted are held by the claim (`mailroom_claim_emails`), not lost. Writes the
  * `account.paused` webhook event in the same transaction. `by` names who paused it (`reputation-guard`, a key
- * id, an AccountPolicy). False when the account was already paused (or has no row): nothing changes.
+ * id, an AccountPolicy); `audit`, when given, records it in the audit trail in the same transaction. False
+ * when the account was already paused (or has no row): nothing changes.
  */
 export async function pauseAccount(
   pool: Pool,
   account: string,
-  pause: { reason: string; by: string; now: Date },
+  pause: { reason: string; by: string; now: Date; audit?: AuditContext | undefined },
 ): Promise<boolean> {
   return withTransaction(pool, async (client) => {
     const { rowCount } = await client.query(
@@ -23,6 +26,15 @@ export async function pauseAccount(
     await emitEvents(client, [
       { account, type: "account.paused", data: { account, by: pause.by, reason: pause.reason } },
     ]);
+    if (pause.audit) {
+      const detail = { reason: pause.reason };
+      await recordAuditEvent(client, pause.audit, {
+        account,
+        action: "account.paused",
+        target: account,
+        detail,
+      });
+    }
     return true;
   });
 }
@@ -36,12 +48,16 @@ export async function pauseAccount(
 export async function resumeAccount(
   pool: Pool,
   account: string,
-  resume: { by: string; now: Date },
+  resume: { by: string; now: Date; audit?: AuditContext | undefined },
 ): Promise<number | undefined> {
   return withTransaction(pool, (client) => resumeIn(client, account, resume));
 }
 
-async function resumeIn(client: PoolClient, account: string, resume: { by: string; now: Date }) {
+async function resumeIn(
+  client: PoolClient,
+  account: string,
+  resume: { by: string; now: Date; audit?: AuditContext | undefined },
+) {
   const { rowCount } = await client.query(
     `update accounts set sending_status = 'active', paused_reason = null, paused_by = null, paused_at = null,
                          resumed_at = $3, resumed_by = $2
@@ -57,5 +73,14 @@ async function resumeIn(client: PoolClient, account: string, resume: { by: strin
   await emitEvents(client, [
     { account, type: "account.resumed", data: { account, by: resume.by, released } },
   ]);
+  if (resume.audit) {
+    const detail = { released };
+    await recordAuditEvent(client, resume.audit, {
+      account,
+      action: "account.resumed",
+      target: account,
+      detail,
+    });
+  }
   return released;
 }

@@ -1,4 +1,6 @@
-import type { Queryable } from "../db/pool.ts";
+import { withAudit } from "../audit/record.ts";
+import type { AuditContext } from "../audit/types.ts";
+import type { Pool, Queryable } from "../db/pool.ts";
 import type { ReputationThresholds } from "../reputation/thresholds.ts";
 import { type AccountColumns, type AccountRecord, accountColumns, toAccountRecord } from "./record.ts";
 
@@ -15,21 +17,56 @@ export interface AccountPolicySettings {
 /**
  * Writes an AccountPolicy's settings onto its account's row (adding the row if the account is new), naming
  * the policy (`namespace/name`) that declared them; `settings` null clears them (the policy was deleted).
- * False when another policy already governs the account: one policy per account.
+ * False when another policy already governs the account: one policy per account. With `by`, settings that
+ * differ from the row's are recorded in the audit trail in the same transaction (a resync that changes
+ * nothing records nothing).
  */
 export async function applyAccountPolicy(
+  db: Pool | Queryable,
+  account: string,
+  policy: string,
+  settings: AccountPolicySettings | null,
+  by?: AuditContext,
+): Promise<boolean> {
+  const outcome = await withAudit(
+    db,
+    by,
+    (q) => writePolicy(q, account, policy, settings),
+    ({ changed }) =>
+      changed
+        ? {
+            account,
+            action: "account.policy_applied",
+            target: policy,
+            detail: { settings: settings ?? "cleared" },
+          }
+        : undefined,
+  );
+  return outcome.applied;
+}
+
+async function writePolicy(
   db: Queryable,
   account: string,
   policy: string,
   settings: AccountPolicySettings | null,
-): Promise<boolean> {
+) {
   const s = settings ?? {};
   // Its own statement: an update does not see a row its own statement's function inserted.
   await db.query("select mailroom_ensure_account($1)", [account]);
-  const { rowCount } = await db.query(
-    `update accounts set emails_per_second = $3, daily_send_limit = $4, batch_size = $5, retention_days = $6,
-                         allowed_categories = $7, reputation = $8, policy = case when $9 then $2 end
-     where account = $1 and (policy is null or policy = $2)`,
+  const { rows } = await db.query<{ changed: boolean }>(
+    `with cur as (
+       select account, (emails_per_second, daily_send_limit, batch_size, retention_days, allowed_categories,
+                        reputation, policy)::text as before
+       from accounts where account = $1 and (policy is null or policy = $2) for update
+     ), upd as (
+       update accounts a set emails_per_second = $3, daily_send_limit = $4, batch_size = $5, retention_days = $6,
+                             allowed_categories = $7, reputation = $8, policy = case when $9 then $2 end
+       from cur where a.account = cur.account
+       returning cur.before, (a.emails_per_second, a.daily_send_limit, a.batch_size, a.retention_days,
+                              a.allowed_categories, a.reputation, a.policy)::text as after
+     )
+     select before is distinct from after as changed from upd`,
     [
       account,
       policy,
@@ -42,7 +79,7 @@ export async function applyAccountPolicy(
       settings !== null,
     ],
   );
-  return (rowCount ?? 0) > 0;
+  return { applied: rows.length > 0, changed: rows[0]?.changed ?? false };
 }
 
 /** The account's row by name (the operator's view of its AccountPolicy's account); undefined without one. */

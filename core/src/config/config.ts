@@ -1,5 +1,6 @@
 import { z } from "zod";
 import * as api from "./areas/api.ts";
+import * as audit from "./areas/audit.ts";
 import * as delivery from "./areas/delivery.ts";
 import * as domains from "./areas/domains.ts";
 import * as limits from "./areas/limits.ts";
@@ -32,6 +33,7 @@ export const AREAS = [
   telemetry,
   simulator,
   tlsReports,
+  audit,
 ] as const;
 
 /**
@@ -53,6 +55,7 @@ const envSchema = z.object({
   ...telemetry.variables,
   ...simulator.variables,
   ...tlsReports.variables,
+  ...audit.variables,
 });
 
 export type EnvInput = Record<string, string | undefined>;
@@ -71,6 +74,7 @@ function buildConfig(e: z.infer<typeof envSchema>) {
     ...telemetry.build(e),
     ...simulator.build(e),
     ...tlsReports.build(e),
+    ...audit.build(e),
   };
 }
 

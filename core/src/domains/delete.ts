@@ -2,6 +2,8 @@
  * Deleting a domain, and the selectors it leaves behind: resolvers may cache a deleted key's record for its
  * TTL and beyond, so a selector once published for a domain is never given to a new key of that domain.
  */
+import { withAudit } from "../audit/record.ts";
+import type { AuditContext } from "../audit/types.ts";
 import type { Queryable } from "../db/pool.ts";
 import { MailroomError } from "../errors/index.ts";
 import { storedName } from "./records.ts";
@@ -15,9 +17,19 @@ export async function deleteDomain(
   db: Queryable,
   account: string,
   name: string,
-  options: { actor?: "api" | "operator" } = {},
+  options: { actor?: "api" | "operator"; by?: AuditContext | undefined } = {},
 ): Promise<boolean> {
   const actor = options.actor ?? "api";
+  const gone = { account, action: "domain.deleted", target: storedName(name) ?? name } as const;
+  return withAudit(
+    db,
+    options.by,
+    (q) => deleteIn(q, account, name, actor),
+    (deleted) => (deleted ? gone : undefined),
+  );
+}
+
+async function deleteIn(db: Queryable, account: string, name: string, actor: string): Promise<boolean> {
   const { rows } = await db.query<{ deleted: boolean; managed_by: string | null }>(
     `with target as (
        select id, managed_by from domains where account = $1 and name = $2 for update

@@ -1,3 +1,4 @@
+import type { AuditContext } from "../audit/types.ts";
 import type { Pool } from "../db/pool.ts";
 import type { SendingPath } from "./checks/probes.ts";
 import { runChecks } from "./checks/run.ts";
@@ -15,6 +16,8 @@ export interface RecheckDeps {
   records?: RecordOptions | undefined;
   /** When given, the compliance checks (checks/) are evaluated and stored after each verification. */
   sendingPath?: SendingPath | undefined;
+  /** Who asked for the check: a domain it verifies is recorded in the audit trail as theirs. */
+  by?: AuditContext | undefined;
 }
 
 /**
@@ -32,7 +35,7 @@ export async function verifyDomain(
     if (!current) return undefined;
   }
   const checks: RecordCheck[] = await checkRecords(deps.lookup, current.records);
-  const outcome = await recordVerification(deps.db, domain.id, checks, now());
+  const outcome = await recordVerification(deps.db, domain.id, checks, now(), deps.by);
   if (!outcome || !deps.sendingPath) return outcome;
   await runChecks({ db: deps.db, lookup: deps.lookup, sendingPath: deps.sendingPath }, outcome.domain, now());
   const checked = await getDomainById(deps.db, domain.id);

@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { recordAuditEvent } from "../audit/record.ts";
+import type { AuditContext } from "../audit/types.ts";
 import type { Pool, PoolClient, Queryable } from "../db/pool.ts";
 import { withTransaction } from "../db/pool.ts";
 import { isUniqueViolation } from "../db/unique-violation.ts";
@@ -35,6 +37,8 @@ export interface CreateDomainInput {
   now?: Date;
   /** Who declares it: `operator` for a SendingDomain, whose domain the API then refuses to delete. */
   managedBy?: "api" | "operator";
+  /** Who adds it: recorded in the audit trail in the same transaction. */
+  by?: AuditContext | undefined;
 }
 
 const CLAIMED_ELSEWHERE = "Another account has already verified this domain.";
@@ -113,6 +117,12 @@ export async function createDomain(pool: Pool, kek: Buffer, input: CreateDomainI
           [domainId, record.purpose, record.type, record.name, record.value, record.required],
         );
       }
+      if (input.by)
+        await recordAuditEvent(client, input.by, {
+          account: input.account,
+          action: "domain.created",
+          target: name,
+        });
     });
   } catch (error) {
     if (isUniqueViolation(error)) {
@@ -187,6 +197,7 @@ export async function recordVerification(
   domainId: string,
   checks: readonly RecordCheck[],
   now: Date = new Date(),
+  by?: AuditContext,
 ): Promise<VerificationOutcome | undefined> {
   const previous = await withTransaction(pool, async (client) => {
     const { rows } = await client.query<{
@@ -250,6 +261,8 @@ export async function recordVerification(
           data: { domainId, domain: locked.name, status: final, reason, failedRecords },
         },
       ]);
+      const verified = { account: locked.account, action: "domain.verified", target: locked.name } as const;
+      if (by && final === "verified") await recordAuditEvent(client, by, verified);
     }
     return locked.status;
   });

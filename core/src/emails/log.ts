@@ -1,3 +1,5 @@
+import { recordAuditEvent } from "../audit/record.ts";
+import type { AuditContext } from "../audit/types.ts";
 import { newId } from "../db/ids.ts";
 import type { Pool, Queryable } from "../db/pool.ts";
 import { withTransaction } from "../db/pool.ts";
@@ -82,7 +84,12 @@ async function lockEmail(client: Queryable, account: string, id: string): Promis
  * Cancels an email that has not left (scheduled, queued or deferred) and removes its job. Canceling a
  * canceled email is a no-op; one that has left is a 409 `conflict`.
  */
-export async function cancelEmail(pool: Pool, account: string, id: string): Promise<EmailRecord> {
+export async function cancelEmail(
+  pool: Pool,
+  account: string,
+  id: string,
+  by?: AuditContext,
+): Promise<EmailRecord> {
   return withTransaction(pool, async (client) => {
     const row = await lockEmail(client, account, id);
     if (row.status === "canceled") return toEmailRecord(row);
@@ -97,6 +104,7 @@ export async function cancelEmail(pool: Pool, account: string, id: string): Prom
       newId(),
     ]);
     await removeDeliverJob(client, id);
+    if (by) await recordAuditEvent(client, by, { account, action: "email.canceled", target: id });
     return toEmailRecord(rows[0] as EmailRow);
   });
 }
@@ -110,6 +118,7 @@ export async function rescheduleEmail(
   account: string,
   id: string,
   at: Date,
+  by?: AuditContext,
 ): Promise<EmailRecord> {
   return withTransaction(pool, async (client) => {
     const row = await lockEmail(client, account, id);
@@ -129,6 +138,8 @@ export async function rescheduleEmail(
       JSON.stringify({ scheduledAt: at.toISOString() }),
     ]);
     await enqueueDeliver(client, [{ emailId: id, runAt: at, keyed: true }]);
+    const detail = { scheduledAt: at.toISOString() };
+    if (by) await recordAuditEvent(client, by, { account, action: "email.rescheduled", target: id, detail });
     return toEmailRecord(rows[0] as EmailRow);
   });
 }

@@ -5,6 +5,7 @@ export {
   createRequestAuthenticator,
   requireScope,
 } from "./authenticate.ts";
+export { recordSmtpAuthFailures } from "./auth-failures.ts";
 export { parseKey } from "./format.ts";
 export { revokeKey } from "./revoke.ts";
 export { createKey, listKeys, touchKeyLastUsed } from "./store.ts";

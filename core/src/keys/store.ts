@@ -4,7 +4,9 @@ import {
   accountColumns,
   toAccountRecord,
 } from "../accounts/index.ts";
-import type { PoolClient, Queryable } from "../db/pool.ts";
+import { withAudit } from "../audit/record.ts";
+import type { AuditContext } from "../audit/types.ts";
+import type { Pool, PoolClient, Queryable } from "../db/pool.ts";
 import { generateKey } from "./format.ts";
 import {
   type ApiKeyRecord,
@@ -63,10 +65,29 @@ export interface CreateKeyInput {
   /** Default `live`. */
   mode?: KeyMode | undefined;
   now?: Date;
+  /** Who creates it: recorded in the audit trail in the same transaction (never the secret). */
+  by?: AuditContext | undefined;
 }
 
 /** Creates a key and returns its record with the full key string, which exists only in this return value. */
 export async function createKey(
+  db: Pool | Queryable,
+  input: CreateKeyInput,
+): Promise<{ key: ApiKeyRecord; fullKey: string }> {
+  return withAudit(
+    db,
+    input.by,
+    (q) => insertKey(q, input),
+    ({ key }) => ({
+      account: key.account,
+      action: "key.created",
+      target: key.keyId,
+      detail: { name: key.name, scopes: key.scopes, mode: key.mode, expiresAt: key.expiresAt },
+    }),
+  );
+}
+
+async function insertKey(
   db: Queryable,
   input: CreateKeyInput,
 ): Promise<{ key: ApiKeyRecord; fullKey: string }> {

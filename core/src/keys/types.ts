@@ -1,4 +1,5 @@
-export const SCOPES = ["send", "domains", "templates", "webhooks"] as const;
+/** `audit` reads the account's audit trail (`GET /v1/audit`, ADR 0062) and nothing else. */
+export const SCOPES = ["send", "domains", "templates", "webhooks", "audit"] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export const EXPIRY_CHOICES = ["30d", "90d", "365d", "never"] as const;

@@ -72,7 +72,9 @@ export async function runReputationGuard(pool: Pool, options: GuardOptions): Pro
     const crossing = rates.find((r) => r.account === account && r.level === "pause");
     if (!state?.active || !crossing) continue;
     const reason = reasonOf(crossing, state.thresholds);
-    if (await pauseAccount(pool, account, { reason, by: GUARD, now })) paused.push({ account, reason });
+    const audit = { actor: { kind: "system", id: GUARD } } as const;
+    if (await pauseAccount(pool, account, { reason, by: GUARD, now, audit }))
+      paused.push({ account, reason });
   }
   return { read, rates, paused };
 }

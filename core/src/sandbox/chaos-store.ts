@@ -1,3 +1,5 @@
+import { recordAuditEvent } from "../audit/record.ts";
+import type { AuditContext } from "../audit/types.ts";
 import { type Pool, type Queryable, withTransaction } from "../db/pool.ts";
 import type { ChaosRule } from "./chaos.ts";
 
@@ -32,10 +34,18 @@ export async function replaceChaosRules(
   pool: Pool,
   account: string,
   rules: readonly ChaosRule[],
+  by?: AuditContext,
 ): Promise<void> {
   await withTransaction(pool, async (client) => {
     await client.query("select mailroom_ensure_account($1)", [account]);
     await client.query("delete from sandbox_chaos_rules where account = $1", [account]);
+    const replaced = {
+      account,
+      action: "sandbox.chaos_replaced",
+      target: account,
+      detail: { rules: rules.length },
+    } as const;
+    if (by) await recordAuditEvent(client, by, replaced);
     if (rules.length === 0) return;
     await client.query(
       `insert into sandbox_chaos_rules (account, position, recipient, share, at, action, code, delay_seconds)

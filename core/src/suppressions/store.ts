@@ -1,4 +1,6 @@
-import type { Queryable } from "../db/pool.ts";
+import { withAudit } from "../audit/record.ts";
+import type { AuditContext } from "../audit/types.ts";
+import type { Pool, Queryable } from "../db/pool.ts";
 
 export interface Suppression {
   address: string;
@@ -50,14 +52,26 @@ export async function addSuppressions(
 
 /**
  * Adds one address by hand (reason `manual`). An address already listed keeps its entry, whose reason and
- * date say why and since when it is suppressed: `created` tells the two cases apart.
+ * date say why and since when it is suppressed: `created` tells the two cases apart. With `by`, an address
+ * it adds is recorded in the audit trail in the same transaction.
  */
 export async function suppressManually(
-  db: Queryable,
+  db: Pool | Queryable,
   account: string,
   address: string,
   detail: string | undefined,
+  by?: AuditContext,
 ): Promise<{ created: boolean; suppression: Suppression }> {
+  return withAudit(
+    db,
+    by,
+    (q) => addManually(q, account, address, detail),
+    ({ created, suppression }) =>
+      created ? { account, action: "suppression.added", target: suppression.address } : undefined,
+  );
+}
+
+async function addManually(db: Queryable, account: string, address: string, detail: string | undefined) {
   const { rows } = await db.query<SuppressionRow & { created: boolean }>(
     `with added as (
        select * from mailroom_add_suppressions(array[$1], array[$2], array['manual'], array[$3], array[null::uuid])
@@ -99,11 +113,33 @@ export async function getSuppression(
   return rows[0] ? toSuppression(rows[0]) : undefined;
 }
 
-/** Removes an address from the list so mail to it is attempted again. True when it was listed. */
-export async function deleteSuppression(db: Queryable, account: string, address: string): Promise<boolean> {
-  const result = await db.query(`delete from suppressions where account = $1 and address = $2`, [
-    account,
-    address.toLowerCase(),
-  ]);
-  return result.rowCount === 1;
+/**
+ * Removes an address from the list so mail to it is attempted again. True when it was listed. With `by`, the
+ * lift is recorded in the audit trail in the same transaction, with the reason the address had been listed.
+ */
+export async function deleteSuppression(
+  db: Pool | Queryable,
+  account: string,
+  address: string,
+  by?: AuditContext,
+): Promise<boolean> {
+  const lifted = await withAudit(
+    db,
+    by,
+    async (q) => {
+      const { rows } = await q.query<{ reason: string }>(
+        `delete from suppressions where account = $1 and address = $2 returning reason`,
+        [account, address.toLowerCase()],
+      );
+      return rows[0];
+    },
+    (row) =>
+      row && {
+        account,
+        action: "suppression.lifted",
+        target: address.toLowerCase(),
+        detail: { reason: row.reason },
+      },
+  );
+  return lifted !== undefined;
 }

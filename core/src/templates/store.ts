@@ -1,5 +1,7 @@
 import canonicalize from "canonicalize";
 import { v7 as uuidv7 } from "uuid";
+import { recordAuditEvent } from "../audit/record.ts";
+import type { AuditChange, AuditContext } from "../audit/types.ts";
 import { isUuid } from "../db/ids.ts";
 import type { Pool, PoolClient, Queryable } from "../db/pool.ts";
 import { withTransaction } from "../db/pool.ts";
@@ -106,6 +108,7 @@ export async function createTemplate(pool: Pool, input: CreateTemplateInput): Pr
       );
       const row = rows[0] as TemplateRow;
       await insertVersion(client, row.id, 1, content);
+      await audit(client, input.by, { account: input.account, action: "template.created", target: row.id });
       return loadRecord(client, row);
     });
   } catch (error) {
@@ -185,6 +188,12 @@ export interface TemplateTarget {
   account: string;
   id: string;
   actor: TemplateManager;
+  /** Who: recorded in the audit trail in the change's transaction. */
+  by?: AuditContext | undefined;
+}
+
+async function audit(client: PoolClient, by: AuditContext | undefined, change: AuditChange): Promise<void> {
+  if (by) await recordAuditEvent(client, by, change);
 }
 
 async function lockTemplate(client: PoolClient, target: TemplateTarget): Promise<TemplateRow> {
@@ -242,6 +251,13 @@ export async function updateTemplate(
          where id = $1 returning ${TEMPLATE_COLUMNS}`,
         [row.id, name, description, version],
       );
+      const detail = { name, ...(contentChanged ? { version } : {}) };
+      await audit(client, target.by, {
+        account: target.account,
+        action: "template.updated",
+        target: row.id,
+        detail,
+      });
       return loadRecord(client, rows[0] as TemplateRow);
     });
   } catch (error) {
@@ -255,5 +271,11 @@ export async function deleteTemplate(pool: Pool, target: TemplateTarget): Promis
   await withTransaction(pool, async (client) => {
     const row = await lockTemplate(client, target);
     await client.query(`delete from templates where id = $1`, [row.id]);
+    await audit(client, target.by, {
+      account: target.account,
+      action: "template.deleted",
+      target: row.id,
+      detail: { name: row.name },
+    });
   });
 }

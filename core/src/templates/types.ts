@@ -1,3 +1,4 @@
+import type { AuditContext } from "../audit/types.ts";
 /** Who owns a template: the API (editable there) or the operator (declared by a Template CR, read-only in the API). */
 export type TemplateManager = "api" | "operator";
 
@@ -49,6 +50,8 @@ export interface CreateTemplateInput {
   text?: string | null | undefined;
   variables?: VariablesSchema | null | undefined;
   managedBy?: TemplateManager;
+  /** Who creates it: recorded in the audit trail in the same transaction. */
+  by?: AuditContext | undefined;
 }
 
 /**

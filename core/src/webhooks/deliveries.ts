@@ -1,3 +1,5 @@
+import { recordAuditEvent } from "../audit/record.ts";
+import type { AuditContext } from "../audit/types.ts";
 import { isUuid } from "../db/ids.ts";
 import type { Pool, Queryable } from "../db/pool.ts";
 import { withTransaction } from "../db/pool.ts";
@@ -147,6 +149,7 @@ export async function replayDelivery(
   account: string,
   endpointId: string,
   deliveryId: string,
+  by?: AuditContext,
 ): Promise<WebhookDelivery> {
   const endpoint = await getEndpoint(pool, account, endpointId);
   if (!endpoint.enabled) {
@@ -163,6 +166,13 @@ export async function replayDelivery(
     const stream = rows[0]?.stream;
     if (stream === undefined) throw notFound();
     await enqueueStreamWakeups(client, [{ endpointId, stream }]);
+    const replayed = {
+      account,
+      action: "webhook.delivery_replayed",
+      target: endpointId,
+      detail: { deliveryId },
+    } as const;
+    if (by) await recordAuditEvent(client, by, replayed);
     const { rows: shown } = await client.query<DeliveryRow>(`${SELECT} where d.id = $1`, [deliveryId]);
     return toDelivery(shown[0] as DeliveryRow);
   });

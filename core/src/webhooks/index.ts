@@ -1,6 +1,12 @@
 // biome-ignore-all assist/source/organizeImports: the test-only exports below stay apart, tagged for knip.
 export { getDelivery, getLastAttempt, listDeliveries, replayDelivery } from "./deliveries.ts";
 export { type ClaimedDelivery, fanOutEvents } from "./dispatch.ts";
+export {
+  createEndpointAs,
+  deleteEndpointAs,
+  rotateEndpointSecretAs,
+  updateEndpointAs,
+} from "./audited.ts";
 export { createWebhookDispatcher } from "./dispatcher.ts";
 export { createEndpointAccounts } from "./endpoint-accounts.ts";
 export { createWebhookHttpClient, type PostResult, type WebhookHttpClient } from "./post.ts";
@@ -10,11 +16,8 @@ export { createWebhookSigner, generateWebhookSecret, webhookBody } from "./sign.
 export { createSsrfGuard, type HostResolver, type SsrfGuard, WebhookTargetRefusedError } from "./ssrf.ts";
 export {
   activeSecrets,
-  createEndpoint,
-  deleteEndpoint,
   getEndpoint,
   listEndpoints,
-  rotateEndpointSecret,
   updateEndpoint,
 } from "./store.ts";
 export * from "./types.ts";
@@ -25,4 +28,4 @@ export { claimStreamHeads, completeAttempt } from "./dispatch.ts";
 /** @internal */
 export { emitEvents } from "./outbox.ts";
 /** @internal */
-export { disableEndpoint } from "./store.ts";
+export { createEndpoint, disableEndpoint, rotateEndpointSecret } from "./store.ts";

@@ -79,12 +79,19 @@ export function createAuthThrottle(options: AuthThrottleOptions, now: () => numb
       for (const b of lines) b.nextTurn = start + spacing(b);
       return { waitMs: start - at };
     },
-    fail(peer: string, keyId: string): void {
-      for (const b of [bucket(peer), bucket(pair(peer, keyId))]) {
+    /**
+     * Counts a failed login. Answers the address's failures in the window when this one is the first beyond
+     * the free ones (the moment the throttle starts slowing it down, which the audit trail records once, not
+     * per guess), else 0.
+     */
+    fail(peer: string, keyId: string): number {
+      const address = bucket(peer);
+      for (const b of [address, bucket(pair(peer, keyId))]) {
         b.failures.push(now());
         // The failure lengthens the spacing of the turn just taken too.
         b.nextTurn = Math.max(b.nextTurn, now() + spacing(b));
       }
+      return address.failures.length === options.freeFailures + 1 ? address.failures.length : 0;
     },
     succeed(peer: string, keyId: string): void {
       if (proven.size > 20_000) proven.clear();

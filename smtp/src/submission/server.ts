@@ -4,6 +4,7 @@ import { isMailroomError } from "@mailroom/core/errors";
 import {
   authenticateKey,
   createRequestAuthenticator,
+  recordSmtpAuthFailures,
   requireScope,
   touchKeyLastUsed,
 } from "@mailroom/core/keys";
@@ -45,6 +46,12 @@ function submissionHandlers(deps: SmtpDeps, throttle: AuthThrottle, servers: () 
     return error;
   };
 
+  // The throttle has started slowing this address down: one audit row per address and window (ADR 0062).
+  const auditThrottled = (peer: string, keyId: string, failures: number) =>
+    recordSmtpAuthFailures(pool, { peer, keyId, failures }).catch((err: unknown) =>
+      logger.warn({ err, peer }, "smtp AUTH failures could not be recorded in the audit trail"),
+    );
+
   return {
     onConnect(session, callback) {
       for (const server of servers()) {
@@ -82,7 +89,8 @@ function submissionHandlers(deps: SmtpDeps, throttle: AuthThrottle, servers: () 
             return callback(refuse(refusal(454, "4.7.0", "Temporary authentication failure; try again")));
           }
           if (error.code === "invalid_api_key" || error.code === "missing_api_key") {
-            throttle.fail(peer, keyId);
+            const throttled = throttle.fail(peer, keyId);
+            if (throttled) await auditThrottled(peer, keyId, throttled);
             metrics.smtpAuthFailures.inc({ reason: "invalid" });
             return callback(refuse(INVALID()));
           }

@@ -37,6 +37,7 @@ describe("purge_expired", () => {
         config: {
           limits: { idempotencyRetentionHours: 24, emailRetentionDays: 0 },
           inbound: { reportRetentionHours: 720 },
+          audit: { retentionDays: 0 },
         },
       } as unknown as WorkerDeps;
       const lines: string[] = [];
@@ -48,6 +49,34 @@ describe("purge_expired", () => {
       const { rows: weeks } = await db.pool.query("select name from mailroom_email_event_partition_bounds()");
       expect(weeks).toHaveLength(5);
       expect(lines.join("\n")).toMatch(/1 email\(s\).*timeline partitions made: email_events_\d{8}/);
+    } finally {
+      await db.drop();
+    }
+  });
+
+  // Issue 33 item 4 (ADR 0062): the audit trail is kept MAILROOM_AUDIT_RETENTION_DAYS, then purged by this job.
+  it("purges audit rows past MAILROOM_AUDIT_RETENTION_DAYS and keeps the newer ones", async () => {
+    const db = await createTestDatabase();
+    try {
+      const by = { actor: { kind: "cli", id: "root" } } as const;
+      await createKey(db.pool, { account: "kept", scopes: ["send"], expires: "never", by });
+      await createKey(db.pool, { account: "old", scopes: ["send"], expires: "never", by });
+      await db.pool.query("update audit_events set at = now() - interval '8 days' where account = 'old'");
+      const deps = {
+        pool: db.pool,
+        config: {
+          limits: { idempotencyRetentionHours: 24, emailRetentionDays: 0 },
+          inbound: { reportRetentionHours: 720 },
+          audit: { retentionDays: 7 },
+        },
+      } as unknown as WorkerDeps;
+      const lines: string[] = [];
+      const helpers = { logger: { info: (line: string) => lines.push(line) } } as unknown as JobHelpers;
+      await makePurgeTask(deps)({}, helpers);
+
+      const { rows } = await db.pool.query("select account, action from audit_events");
+      expect(rows).toEqual([{ account: "kept", action: "key.created" }]);
+      expect(lines.join("\n")).toMatch(/1 audit row\(s\)/);
     } finally {
       await db.drop();
     }

@@ -1,4 +1,5 @@
 import { purgeAccountSendCounters } from "@mailroom/core/accounts";
+import { purgeAuditEvents } from "@mailroom/core/audit";
 import { purgeReports } from "@mailroom/core/bounces";
 import { purgeDmarcData } from "@mailroom/core/domains";
 import { prepareTimelinePartitions, purgeExpiredEmails, purgeIdempotencyKeys } from "@mailroom/core/emails";
@@ -14,7 +15,8 @@ import type { WorkerDeps } from "../deps.ts";
  * windows, quota windows, reputation counters past the week, processed bounce reports and DMARC report days past
  * their retention, makes the timeline's weekly partitions ahead, then drops whole weeks of timeline past the
  * longest retention and purges finished emails past their account's retention (ADR 0043) and webhook events
- * past the email retention (in short batches for at most a minute each; a backlog is worked off over several runs).
+ * past the email retention (in short batches for at most a minute each; a backlog is worked off over several runs),
+ * and audit rows past MAILROOM_AUDIT_RETENTION_DAYS (ADR 0062).
  * Idempotency keys go first: the configuration keeps their window inside the emails' retention.
  */
 export function makePurgeTask(deps: WorkerDeps): Task<"purge_expired"> {
@@ -31,9 +33,11 @@ export function makePurgeTask(deps: WorkerDeps): Task<"purge_expired"> {
     // Accounts may keep their emails for fewer or more days than the installation, even when it keeps them forever.
     const purge = await purgeExpiredEmails(deps.pool, days);
     const events = days > 0 ? await purgeExpiredWebhookEvents(deps.pool, days) : 0;
+    const audit = await purgeAuditEvents(deps.pool, deps.config.audit.retentionDays);
     helpers.logger.info(
       `purged ${keys} idempotency key(s), ${windows} rate-limit window(s), ${reports} report(s), ` +
-        `${dmarc} DMARC source day(s), ${purge.emails} email(s) and ${events} webhook event(s); ` +
+        `${dmarc} DMARC source day(s), ${purge.emails} email(s), ${events} webhook event(s) and ${audit} audit ` +
+        `row(s); ` +
         `timeline partitions made: ${made.join(", ") || "none"}, dropped: ${purge.partitions.join(", ") || "none"}`,
     );
   };

@@ -14,7 +14,14 @@ export function makeRecheckDomainsTask(deps: WorkerDeps): Task<"recheck_domains"
   const lookup = makeTxtLookup({ servers: [...deps.config.dns.servers], timeoutMs: 5_000 });
   return async (_payload, helpers) => {
     const outcomes = await recheckDueDomains(
-      { db: deps.pool, lookup, records: deps.config.dnsRecords, sendingPath: sendingPathFrom(deps.config) },
+      {
+        db: deps.pool,
+        lookup,
+        records: deps.config.dnsRecords,
+        sendingPath: sendingPathFrom(deps.config),
+        // A domain the background check verifies is recorded in the audit trail as Mailroom's doing.
+        by: { actor: { kind: "system", id: "domain-recheck" } },
+      },
       { limit: 50 },
     );
     for (const o of outcomes) {

@@ -1,5 +1,14 @@
-import type { Queryable } from "../../db/pool.ts";
+import { withAudit } from "../../audit/record.ts";
+import type { AuditContext } from "../../audit/types.ts";
+import type { Pool, Queryable } from "../../db/pool.ts";
 import { MailroomError } from "../../errors/index.ts";
+
+/** Who asks, for the audit trail, and which domain (by account and name) the change is recorded against. */
+export interface RotationAudit {
+  by: AuditContext;
+  account: string;
+  domain: string;
+}
 
 /** The longest interval accepted: ten years (the column's check). 0 turns scheduled rotation off. */
 export const MAX_ROTATION_INTERVAL_DAYS = 3650;
@@ -10,19 +19,39 @@ export const DEFAULT_ROTATION_INTERVAL_DAYS = 180;
  * Sets a domain's scheduled rotation interval (days; 0: off) and has the rotation job look at it at once,
  * since a shorter interval may already be due. Returns whether anything changed.
  */
-export async function setRotationInterval(db: Queryable, domainId: string, days: number): Promise<boolean> {
+export async function setRotationInterval(
+  db: Pool | Queryable,
+  domainId: string,
+  days: number,
+  audit?: RotationAudit,
+): Promise<boolean> {
   if (!Number.isInteger(days) || days < 0 || days > MAX_ROTATION_INTERVAL_DAYS) {
     throw new MailroomError(
       "validation_error",
       `The DKIM rotation interval must be a whole number of days from 0 (off) to ${MAX_ROTATION_INTERVAL_DAYS}.`,
     );
   }
-  const result = await db.query(
-    `update domains set dkim_rotation_interval_days = $2, dkim_rotation_check_at = now()
-     where id = $1 and dkim_rotation_interval_days <> $2`,
-    [domainId, days],
+  return withAudit(
+    db,
+    audit?.by,
+    async (q) => {
+      const result = await q.query(
+        `update domains set dkim_rotation_interval_days = $2, dkim_rotation_check_at = now()
+         where id = $1 and dkim_rotation_interval_days <> $2`,
+        [domainId, days],
+      );
+      return result.rowCount === 1;
+    },
+    (changed) =>
+      changed && audit
+        ? {
+            account: audit.account,
+            action: "domain.updated",
+            target: audit.domain,
+            detail: { dkimRotationIntervalDays: days },
+          }
+        : undefined,
   );
-  return result.rowCount === 1;
 }
 
 /** How a rotation request ended. */
@@ -35,6 +64,28 @@ export type RotationRequestResult = "requested" | "already_rotating" | "already_
  * value) makes a request count once: the same token again is `already_handled`.
  */
 export async function requestRotation(
+  db: Pool | Queryable,
+  domainId: string,
+  options: { compromised: boolean; token?: string; now: Date },
+  audit?: RotationAudit,
+): Promise<RotationRequestResult> {
+  return withAudit(
+    db,
+    audit?.by,
+    (q) => recordRequest(q, domainId, options),
+    (result) =>
+      result === "requested" && audit
+        ? {
+            account: audit.account,
+            action: "domain.dkim_rotation_requested",
+            target: audit.domain,
+            detail: { compromised: options.compromised },
+          }
+        : undefined,
+  );
+}
+
+async function recordRequest(
   db: Queryable,
   domainId: string,
   options: { compromised: boolean; token?: string; now: Date },

@@ -5,6 +5,7 @@
  */
 import { getAccount, readAccountUsage, resumeAccount } from "@mailroom/core/accounts";
 import type { AccountPolicy } from "../../crds/index.ts";
+import { auditByResource } from "../audit-by.ts";
 import { notOk, ok } from "../conditions.ts";
 import { accountOf, refOf, type StatusFields } from "../kind-controller.ts";
 import type { Step } from "../steps.ts";
@@ -22,7 +23,8 @@ export const pausedStep: Step<AccountPolicy, PolicyState, StatusFields<"AccountP
     const resumeAt = Date.parse(resource.metadata.annotations?.[RESUME_ANNOTATION] ?? "");
     if (row.paused && Number.isFinite(resumeAt) && row.paused.at.getTime() <= resumeAt) {
       const by = `AccountPolicy/${policyName(resource)}`;
-      const released = await resumeAccount(ctx.pool, account, { by, now: new Date() });
+      const audit = auditByResource(refOf(resource));
+      const released = await resumeAccount(ctx.pool, account, { by, now: new Date(), audit });
       await ctx.events.record(
         refOf(resource),
         "Normal",

@@ -4,8 +4,9 @@
  */
 import { type AccountPolicySettings, applyAccountPolicy } from "@mailroom/core/accounts";
 import type { AccountPolicy } from "../../crds/index.ts";
+import { auditByResource } from "../audit-by.ts";
 import { notOk, ok } from "../conditions.ts";
-import { accountOf, type StatusFields } from "../kind-controller.ts";
+import { accountOf, refOf, type StatusFields } from "../kind-controller.ts";
 import type { Step } from "../steps.ts";
 import { type PolicyState, policyName } from "./state.ts";
 
@@ -30,6 +31,7 @@ export const policyStep: Step<AccountPolicy, PolicyState, StatusFields<"AccountP
       accountOf(resource),
       policyName(resource),
       settingsOf(resource),
+      auditByResource(refOf(resource)),
     );
     if (!applied) {
       const message = `another AccountPolicy already governs namespace ${accountOf(resource)}; only one applies`;

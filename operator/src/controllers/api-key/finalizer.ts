@@ -1,6 +1,7 @@
 /** ApiKey deletion: reclaimPolicy Delete revokes the key (its unsent mail fails api_key_revoked); Retain keeps it. */
 import { revokeKey } from "@mailroom/core/keys";
 import type { ApiKey } from "../../crds/index.ts";
+import { auditByResource } from "../audit-by.ts";
 import { deleteBinding, getBinding } from "../bindings.ts";
 import { type ReconcileContext, secretConflict } from "../context.ts";
 import { accountOf, refOf } from "../kind-controller.ts";
@@ -16,7 +17,7 @@ export async function finalizeApiKey(ctx: ReconcileContext, key: ApiKey): Promis
   // Only a Secret the operator wrote for this resource is this resource's to delete or let go.
   const ours = secret !== undefined && secretConflict(secretName, secret, ref) === undefined;
   if (binding.targetId && (key.spec.reclaimPolicy ?? "Delete") === "Delete") {
-    const result = await revokeKey(ctx.pool, binding.targetId);
+    const result = await revokeKey(ctx.pool, binding.targetId, auditByResource(ref));
     // The key in it is dead now.
     if (ours) await ctx.secrets.remove(account, secretName);
     await ctx.events.record(

@@ -11,6 +11,7 @@
 import { withTransaction } from "@mailroom/core/db";
 import { type ApiKeyRecord, createKey, keyState, listKeys, parseKey, revokeKey } from "@mailroom/core/keys";
 import type { ApiKey } from "../../crds/index.ts";
+import { auditByResource } from "../audit-by.ts";
 import { getBinding, putBinding } from "../bindings.ts";
 import { notOk, ok } from "../conditions.ts";
 import { ownerReferenceFor, type ReconcileContext, type SecretData, secretConflict } from "../context.ts";
@@ -39,6 +40,7 @@ async function issueKey(ctx: ReconcileContext, key: ApiKey): Promise<ApiKeyRecor
       name: `${ref.namespace}/${ref.name}`,
       managedBy: "operator",
       now: ctx.now(),
+      by: auditByResource(ref),
     });
     await putBinding(client, {
       kind: "ApiKey",
@@ -93,7 +95,7 @@ async function convergeKey(
     return record;
   }
   const rotated = await issueKey(ctx, key);
-  const revoked = await revokeKey(ctx.pool, keyId);
+  const revoked = await revokeKey(ctx.pool, keyId, auditByResource(ref));
   await ctx.events.record(
     ref,
     "Warning",

@@ -12,6 +12,7 @@ import {
   requestRotation,
   setRotationInterval,
 } from "@mailroom/core/domains";
+import { auditByResource } from "../audit-by.ts";
 import { type ConditionState, notOk, ok } from "../conditions.ts";
 import { refOf, type StatusFields } from "../kind-controller.ts";
 import { toRfc3339 } from "../rfc3339.ts";
@@ -54,11 +55,13 @@ export const dkimStep: Step<DomainResource, SendingDomainState, StatusFields<"Se
     const ref = refOf(resource);
     const interval = resource.spec.dkim?.rotation?.intervalDays ?? DEFAULT_ROTATION_INTERVAL_DAYS;
     let changed = interval !== domain.dkimRotation.intervalDays;
-    if (changed) await setRotationInterval(ctx.pool, domain.id, interval);
+    const audit = { by: auditByResource(ref), account: domain.account, domain: domain.name };
+    if (changed) await setRotationInterval(ctx.pool, domain.id, interval, audit);
     const token = resource.metadata.annotations?.[ROTATE_ANNOTATION];
     if (token) {
       const compromised = token.startsWith(COMPROMISED_PREFIX);
-      const result = await requestRotation(ctx.pool, domain.id, { compromised, token, now: ctx.now() });
+      const request = { compromised, token, now: ctx.now() };
+      const result = await requestRotation(ctx.pool, domain.id, request, audit);
       if (result !== "already_handled") {
         changed = true;
         await ctx.events.record(

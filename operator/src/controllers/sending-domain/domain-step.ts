@@ -14,6 +14,7 @@ import {
   normalizeDomainName,
 } from "@mailroom/core/domains";
 import type { ClusterSendingDomain, SendingDomain } from "../../crds/index.ts";
+import { auditByResource } from "../audit-by.ts";
 import { findClaimHolder, getBinding, putBinding } from "../bindings.ts";
 import { conditionOf, notOk, ok } from "../conditions.ts";
 import { accountOf, refOf, type StatusFields } from "../kind-controller.ts";
@@ -81,6 +82,7 @@ export const domainStep: Step<DomainResource, SendingDomainState, StatusFields<"
         records: ctx.dnsRecords,
         now: ctx.now(),
         managedBy: "operator",
+        by: auditByResource(ref),
       });
       const recreated = binding?.targetId && binding.uid === ref.uid;
       await ctx.events.record(

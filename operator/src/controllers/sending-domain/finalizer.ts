@@ -3,6 +3,7 @@
  * publishing its records. Either releases the claim.
  */
 import { deleteDomain } from "@mailroom/core/domains";
+import { auditByResource } from "../audit-by.ts";
 import { deleteBinding, getBinding } from "../bindings.ts";
 import { conditionOf } from "../conditions.ts";
 import type { ReconcileContext } from "../context.ts";
@@ -18,7 +19,7 @@ export async function finalizeSendingDomain(ctx: ReconcileContext, resource: Dom
   // A resource that never held the claim (a Conflict) must not delete the holder's domain.
   if (!binding || binding.uid !== ref.uid) return;
   if (binding.targetId && binding.claim && (resource.spec.reclaimPolicy ?? "Delete") === "Delete") {
-    await deleteDomain(ctx.pool, account, binding.claim, { actor: "operator" });
+    await deleteDomain(ctx.pool, account, binding.claim, { actor: "operator", by: auditByResource(ref) });
     // The records name keys that no longer exist: they go too, whatever the propagation. Left to the garbage
     // collector, an Orphan deletion (which strips the ownerReference first) kept them published forever.
     if (conditionOf(resource.status, DNS_PUBLISHED))

@@ -2,6 +2,7 @@
 import { MailroomError } from "@mailroom/core/errors";
 import { deleteTemplate } from "@mailroom/core/templates";
 import type { Template } from "../../crds/index.ts";
+import { auditByResource } from "../audit-by.ts";
 import { deleteBinding, getBinding } from "../bindings.ts";
 import type { ReconcileContext } from "../context.ts";
 import { accountOf, refOf } from "../kind-controller.ts";
@@ -13,7 +14,8 @@ export async function finalizeTemplate(ctx: ReconcileContext, resource: Template
   if (!binding || binding.uid !== ref.uid) return;
   if (binding.targetId && (resource.spec.reclaimPolicy ?? "Delete") === "Delete") {
     try {
-      await deleteTemplate(ctx.pool, { account, id: binding.targetId, actor: "operator" });
+      const by = auditByResource(ref);
+      await deleteTemplate(ctx.pool, { account, id: binding.targetId, actor: "operator", by });
       await ctx.events.record(ref, "Normal", "Deleted", `deleted template ${binding.targetId}`);
     } catch (error) {
       if (!(error instanceof MailroomError && error.code === "not_found")) throw error;

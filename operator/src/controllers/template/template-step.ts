@@ -6,6 +6,7 @@
  */
 import { createTemplate, getTemplate, getTemplateByName, updateTemplate } from "@mailroom/core/templates";
 import type { Template } from "../../crds/index.ts";
+import { auditByResource } from "../audit-by.ts";
 import { getBinding, putBinding } from "../bindings.ts";
 import { notOk, ok } from "../conditions.ts";
 import { accountOf, refOf, type StatusFields } from "../kind-controller.ts";
@@ -42,11 +43,13 @@ export const templateStep: Step<Template, object, StatusFields<"Template">> = {
     let event: [string, string] | undefined;
     if (current) {
       const before = current.version;
-      current = await updateTemplate(ctx.pool, { account, id: current.id, actor: "operator" }, content);
+      const target = { account, id: current.id, actor: "operator" as const, by: auditByResource(ref) };
+      current = await updateTemplate(ctx.pool, target, content);
       if (current.version !== before)
         event = ["Updated", `template ${name} is now version ${current.version}`];
     } else {
-      current = await createTemplate(ctx.pool, { account, ...content, managedBy: "operator" });
+      const by = auditByResource(ref);
+      current = await createTemplate(ctx.pool, { account, ...content, managedBy: "operator", by });
       event = ["Created", `created template ${name}`];
     }
     await putBinding(ctx.pool, {

@@ -6,13 +6,15 @@
  */
 import {
   activeSecrets,
-  createEndpoint,
+  createEndpointAs,
   type WebhookEndpoint as EndpointRecord,
   getEndpoint,
-  rotateEndpointSecret,
+  rotateEndpointSecretAs,
   updateEndpoint,
+  updateEndpointAs,
 } from "@mailroom/core/webhooks";
 import type { WebhookEndpoint } from "../../crds/index.ts";
+import { auditByResource } from "../audit-by.ts";
 import { getBinding, putBinding } from "../bindings.ts";
 import { notOk, ok } from "../conditions.ts";
 import type { ReconcileContext } from "../context.ts";
@@ -33,6 +35,21 @@ async function findEndpoint(ctx: ReconcileContext, account: string, id: string) 
     if ((error as { code?: string }).code === "not_found") return undefined;
     throw error;
   });
+}
+
+/** Whether the spec asks for something the endpoint does not have (enabled only on a spec edit, see below). */
+function differs(
+  endpoint: EndpointRecord,
+  spec: { url: string; events?: string[] | undefined; description: string | null; enabled: boolean },
+  specChanged: boolean,
+): boolean {
+  const events = [...new Set(spec.events ?? [])].sort().join(",");
+  return (
+    endpoint.url !== spec.url ||
+    [...endpoint.events].sort().join(",") !== events ||
+    endpoint.description !== spec.description ||
+    (specChanged && endpoint.enabled !== spec.enabled)
+  );
 }
 
 export const endpointStep: Step<WebhookEndpoint, WebhookEndpointState, StatusFields<"WebhookEndpoint">> = {
@@ -57,13 +74,15 @@ export const endpointStep: Step<WebhookEndpoint, WebhookEndpointState, StatusFie
       enabled: resource.spec.enabled ?? true,
     };
     const options = { actor: "operator" as const };
+    const by = auditByResource(ref);
     const binding = await getBinding(ctx.pool, "WebhookEndpoint", account, ref.name);
     let endpoint: EndpointRecord | undefined =
       binding?.uid === ref.uid && binding.targetId
         ? await findEndpoint(ctx, account, binding.targetId)
         : undefined;
     if (!endpoint) {
-      const created = await createEndpoint(
+      const created = await createEndpointAs(
+        by,
         ctx.pool,
         { account, ...spec, managedBy: "operator", name: ref.name, secret },
         options,
@@ -84,16 +103,15 @@ export const endpointStep: Step<WebhookEndpoint, WebhookEndpointState, StatusFie
       // object without status yet is a stale read from the informer (the endpoint exists), not an edit.
       const observed = resource.status?.observedGeneration;
       const specChanged = observed !== undefined && resource.metadata.generation !== observed;
-      endpoint = await updateEndpoint(
-        ctx.pool,
-        account,
-        endpoint.id,
-        { ...spec, keepAutoDisabled: !specChanged },
-        options,
-      );
+      // A resync that changes nothing is not a change for the audit trail; a spec edit or drift set back is.
+      const patch = { ...spec, keepAutoDisabled: !specChanged };
+      endpoint = differs(endpoint, spec, specChanged)
+        ? await updateEndpointAs(by, ctx.pool, { account, id: endpoint.id }, patch, options)
+        : await updateEndpoint(ctx.pool, account, endpoint.id, patch, options);
       const [current] = await activeSecrets(ctx.pool, endpoint.id, ctx.now());
       if (current !== secret) {
-        await rotateEndpointSecret(ctx.pool, account, endpoint.id, { ...options, secret, now: ctx.now() });
+        const rotation = { ...options, secret, now: ctx.now() };
+        await rotateEndpointSecretAs(by, ctx.pool, { account, id: endpoint.id }, rotation);
         await ctx.events.record(ref, "Normal", "SecretRotated", "signing secret rotated from its Secret");
       }
     }

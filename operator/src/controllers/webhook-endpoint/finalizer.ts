@@ -2,8 +2,9 @@
  * WebhookEndpoint deletion removes the endpoint: the CRD has no reclaimPolicy for it, since an endpoint
  * nobody declares would go on receiving an account's events unmanaged.
  */
-import { deleteEndpoint } from "@mailroom/core/webhooks";
+import { deleteEndpointAs } from "@mailroom/core/webhooks";
 import type { WebhookEndpoint } from "../../crds/index.ts";
+import { auditByResource } from "../audit-by.ts";
 import { deleteBinding, getBinding } from "../bindings.ts";
 import { type ReconcileContext, secretConflict } from "../context.ts";
 import { accountOf, refOf } from "../kind-controller.ts";
@@ -18,7 +19,8 @@ export async function finalizeWebhookEndpoint(
   const binding = await getBinding(ctx.pool, "WebhookEndpoint", account, ref.name);
   if (!binding || binding.uid !== ref.uid) return;
   if (binding.targetId) {
-    await deleteEndpoint(ctx.pool, account, binding.targetId, { actor: "operator" }).catch(
+    const target = { account, id: binding.targetId };
+    await deleteEndpointAs(auditByResource(ref), ctx.pool, target, { actor: "operator" }).catch(
       (error: unknown) => {
         if ((error as { code?: string }).code !== "not_found") throw error;
       },

@@ -1,6 +1,7 @@
 import { describeAccount, resumeAccount } from "@mailroom/core/accounts";
 import { MailroomError } from "@mailroom/core/errors";
 import type { FastifyInstance } from "fastify";
+import { auditContextOf } from "../../../audit-by.ts";
 import type { ApiDeps } from "../../../deps.ts";
 import { type ApiTypeProvider, errorResponses } from "../../../schemas.ts";
 import { batchBodySchema } from "../send/schema.ts";
@@ -48,6 +49,7 @@ export function accountRoutes(parent: FastifyInstance, deps: ApiDeps): void {
       const released = await resumeAccount(deps.pool, account, {
         by: `key:${request.apiKey.keyId}`,
         now: now(),
+        audit: auditContextOf(request),
       });
       if (released === undefined) throw new MailroomError("conflict", "The account's sending is not paused.");
       return { account, sendingStatus: "active" as const, released };

@@ -1,5 +1,6 @@
 import { checkChaosRules, loadChaosRules, replaceChaosRules } from "@mailroom/core/sandbox";
 import type { FastifyInstance } from "fastify";
+import { auditContextOf } from "../../../audit-by.ts";
 import type { ApiDeps } from "../../../deps.ts";
 import { type ApiTypeProvider, errorResponses as errors } from "../../../schemas.ts";
 
@@ -73,7 +74,7 @@ export function chaosRoutes(parent: FastifyInstance, deps: ApiDeps): void {
     },
     async (request) => {
       const rules = checkChaosRules(request.body.rules);
-      await replaceChaosRules(deps.pool, request.apiKey.account, rules);
+      await replaceChaosRules(deps.pool, request.apiKey.account, rules, auditContextOf(request));
       return { rules: await loadChaosRules(deps.pool, request.apiKey.account) };
     },
   );

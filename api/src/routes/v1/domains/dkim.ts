@@ -9,6 +9,7 @@ import {
 } from "@mailroom/core/domains";
 import { MailroomError } from "@mailroom/core/errors";
 import type { FastifyInstance } from "fastify";
+import { auditContextOf } from "../../../audit-by.ts";
 import type { ApiDeps } from "../../../deps.ts";
 import { type ApiTypeProvider, errorResponses as errors } from "../../../schemas.ts";
 import { notFound, presentDomain } from "./present.ts";
@@ -53,7 +54,8 @@ export function dkimRoutes(
     },
     async (request) => {
       const domain = await domainOf(request.apiKey.account, request.params.domain);
-      await setRotationInterval(deps.pool, domain.id, request.body.dkimRotation.intervalDays);
+      const audit = { by: auditContextOf(request), account: domain.account, domain: domain.name };
+      await setRotationInterval(deps.pool, domain.id, request.body.dkimRotation.intervalDays, audit);
       return reread(domain);
     },
   );
@@ -80,7 +82,8 @@ export function dkimRoutes(
         );
       }
       const now = deps.now?.() ?? new Date();
-      const result = await requestRotation(deps.pool, domain.id, { compromised, now });
+      const audit = { by: auditContextOf(request), account: domain.account, domain: domain.name };
+      const result = await requestRotation(deps.pool, domain.id, { compromised, now }, audit);
       if (result === "already_rotating") {
         const pending = domain.dkimKeys.filter((k) => k.state === "pending").map((k) => k.selector);
         throw new MailroomError(

@@ -10,6 +10,7 @@ import {
   verifyDomain,
 } from "@mailroom/core/domains";
 import type { FastifyInstance } from "fastify";
+import { auditContextOf } from "../../../audit-by.ts";
 import { type ApiDeps, readsOf } from "../../../deps.ts";
 import { type ApiTypeProvider, errorResponses as errors, noContentResponses } from "../../../schemas.ts";
 import { dkimRoutes } from "./dkim.ts";
@@ -59,6 +60,7 @@ export function domainRoutes(parent: FastifyInstance, deps: ApiDeps): void {
         ...(algorithms ? { algorithms } : {}),
         ...(dkimRotation ? { rotationIntervalDays: dkimRotation.intervalDays } : {}),
         records: deps.config.dnsRecords,
+        by: auditContextOf(request),
       });
       request.log.info({ domainId: domain.id }, "domain created");
       return reply.code(201).send(presentDomain(domain));
@@ -109,6 +111,7 @@ export function domainRoutes(parent: FastifyInstance, deps: ApiDeps): void {
           lookup,
           records: deps.config.dnsRecords,
           sendingPath: sendingPathFrom(deps.config, DNS_TIMEOUT_MS),
+          by: auditContextOf(request),
         },
         domain,
       );
@@ -133,7 +136,8 @@ export function domainRoutes(parent: FastifyInstance, deps: ApiDeps): void {
     },
     async (request, reply) => {
       const name = normalizeDomainName(request.params.domain);
-      if (!(await deleteDomain(deps.pool, request.apiKey.account, name))) throw notFound(name);
+      if (!(await deleteDomain(deps.pool, request.apiKey.account, name, { by: auditContextOf(request) })))
+        throw notFound(name);
       request.log.info({ name }, "domain deleted");
       return reply.code(204).send(null);
     },

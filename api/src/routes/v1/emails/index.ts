@@ -9,6 +9,7 @@ import {
 } from "@mailroom/core/emails";
 import { MailroomError } from "@mailroom/core/errors";
 import type { FastifyInstance } from "fastify";
+import { auditContextOf } from "../../../audit-by.ts";
 import { type ApiDeps, readsOf } from "../../../deps.ts";
 import { type ApiTypeProvider, errorResponses as errors } from "../../../schemas.ts";
 import {
@@ -75,7 +76,8 @@ export function emailRoutes(parent: FastifyInstance, deps: ApiDeps): void {
         response: { 200: emailSummarySchema, ...errors },
       },
     },
-    async (request) => cancelEmail(deps.pool, request.apiKey.account, emailId(request.params.id)),
+    async (request) =>
+      cancelEmail(deps.pool, request.apiKey.account, emailId(request.params.id), auditContextOf(request)),
   );
 
   app.patch(
@@ -92,7 +94,7 @@ export function emailRoutes(parent: FastifyInstance, deps: ApiDeps): void {
     async (request) => {
       const id = emailId(request.params.id);
       const at = validateScheduledAt(request.body.scheduledAt, new Date()) as Date;
-      return rescheduleEmail(deps.pool, request.apiKey.account, id, at);
+      return rescheduleEmail(deps.pool, request.apiKey.account, id, at, auditContextOf(request));
     },
   );
 }

@@ -7,6 +7,7 @@ import {
   suppressManually,
 } from "@mailroom/core/suppressions";
 import type { FastifyInstance } from "fastify";
+import { auditContextOf } from "../../../audit-by.ts";
 import { type ApiDeps, readsOf } from "../../../deps.ts";
 import { type ApiTypeProvider, errorResponses as errors, noContentResponses } from "../../../schemas.ts";
 import {
@@ -48,7 +49,9 @@ export function suppressionRoutes(parent: FastifyInstance, deps: ApiDeps): void 
     },
     async (request, reply) => {
       const wanted = address(request.body.address);
-      const added = await suppressManually(deps.pool, request.apiKey.account, wanted, request.body.detail);
+      const { account } = request.apiKey;
+      const by = auditContextOf(request);
+      const added = await suppressManually(deps.pool, account, wanted, request.body.detail, by);
       if (added.created) request.log.info("suppression added");
       return reply.code(added.created ? 201 : 200).send(added.suppression);
     },
@@ -105,7 +108,8 @@ export function suppressionRoutes(parent: FastifyInstance, deps: ApiDeps): void 
     },
     async (request, reply) => {
       const wanted = address(request.params.address);
-      if (!(await deleteSuppression(deps.pool, request.apiKey.account, wanted))) throw notFound(wanted);
+      const by = auditContextOf(request);
+      if (!(await deleteSuppression(deps.pool, request.apiKey.account, wanted, by))) throw notFound(wanted);
       request.log.info("suppression removed");
       return reply.code(204).send(null);
     },

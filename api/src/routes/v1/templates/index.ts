@@ -9,6 +9,7 @@ import {
   updateTemplate,
 } from "@mailroom/core/templates";
 import type { FastifyInstance } from "fastify";
+import { auditContextOf } from "../../../audit-by.ts";
 import { type ApiDeps, readsOf } from "../../../deps.ts";
 import { type ApiTypeProvider, errorResponses as errors, noContentResponses } from "../../../schemas.ts";
 import {
@@ -40,6 +41,7 @@ export function templateRoutes(parent: FastifyInstance, deps: ApiDeps): void {
         ...request.body,
         account: request.apiKey.account,
         managedBy: "api",
+        by: auditContextOf(request),
       });
       request.log.info({ templateId: template.id }, "template created");
       return reply.code(201).send(template);
@@ -87,7 +89,8 @@ export function templateRoutes(parent: FastifyInstance, deps: ApiDeps): void {
       },
     },
     async (request) => {
-      const target = { account: request.apiKey.account, id: request.params.id, actor: "api" as const };
+      const by = auditContextOf(request);
+      const target = { account: request.apiKey.account, id: request.params.id, actor: "api" as const, by };
       const template = await updateTemplate(deps.pool, target, request.body);
       request.log.info({ templateId: template.id, version: template.version }, "template updated");
       return template;
@@ -102,6 +105,7 @@ export function templateRoutes(parent: FastifyInstance, deps: ApiDeps): void {
         account: request.apiKey.account,
         id: request.params.id,
         actor: "api",
+        by: auditContextOf(request),
       });
       request.log.info({ templateId: request.params.id }, "template deleted");
       return reply.code(204).send(null);

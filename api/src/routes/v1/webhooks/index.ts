@@ -1,16 +1,17 @@
 import {
-  createEndpoint,
+  createEndpointAs,
   createSsrfGuard,
-  deleteEndpoint,
+  deleteEndpointAs,
   getDelivery,
   getEndpoint,
   listDeliveries,
   listEndpoints,
   replayDelivery,
-  rotateEndpointSecret,
-  updateEndpoint,
+  rotateEndpointSecretAs,
+  updateEndpointAs,
 } from "@mailroom/core/webhooks";
 import type { FastifyInstance } from "fastify";
+import { auditContextOf } from "../../../audit-by.ts";
 import { type ApiDeps, readsOf } from "../../../deps.ts";
 import { type ApiTypeProvider, errorResponses as errors, noContentResponses } from "../../../schemas.ts";
 import {
@@ -36,6 +37,12 @@ export interface WebhookRouteOptions {
 
 const config = { scope: "webhooks" } as const;
 
+/** The endpoint a request names, in the key's account. */
+const targetOf = (request: { apiKey: { account: string }; params: { id: string } }) => ({
+  account: request.apiKey.account,
+  id: request.params.id,
+});
+
 /**
  * Webhook endpoints under /v1/webhooks (scope `webhooks`): CRUD, secret rotation, the delivery log and replay.
  * Endpoints declared by the operator answer 409 `managed_by_operator` to any change; replay is allowed.
@@ -53,7 +60,8 @@ export function webhookRoutes(
     "/v1/webhooks",
     { config, schema: { body: createBodySchema, response: { 201: createdEndpointSchema, ...errors } } },
     async (request, reply) => {
-      const { endpoint, secret } = await createEndpoint(
+      const { endpoint, secret } = await createEndpointAs(
+        auditContextOf(request),
         deps.pool,
         { account: request.apiKey.account, ...request.body },
         { ssrf },
@@ -87,14 +95,14 @@ export function webhookRoutes(
       schema: { params: idParamsSchema, body: patchBodySchema, response: { 200: endpointSchema, ...errors } },
     },
     async (request) =>
-      updateEndpoint(deps.pool, request.apiKey.account, request.params.id, request.body, { ssrf }),
+      updateEndpointAs(auditContextOf(request), deps.pool, targetOf(request), request.body, { ssrf }),
   );
 
   app.delete(
     "/v1/webhooks/:id",
     { config, schema: { params: idParamsSchema, response: noContentResponses } },
     async (request, reply) => {
-      await deleteEndpoint(deps.pool, request.apiKey.account, request.params.id);
+      await deleteEndpointAs(auditContextOf(request), deps.pool, targetOf(request));
       return reply.code(204).send(null);
     },
   );
@@ -107,7 +115,7 @@ export function webhookRoutes(
     },
     async (request) => {
       const overlapSeconds = request.body?.overlapSeconds;
-      const rotated = await rotateEndpointSecret(deps.pool, request.apiKey.account, request.params.id, {
+      const rotated = await rotateEndpointSecretAs(auditContextOf(request), deps.pool, targetOf(request), {
         ...(overlapSeconds === undefined ? {} : { overlapMs: overlapSeconds * 1000 }),
         ...(deps.now ? { now: deps.now() } : {}),
       });
@@ -153,7 +161,8 @@ export function webhookRoutes(
     { config, schema: { params: deliveryParamsSchema, response: { 202: deliverySchema, ...errors } } },
     async (request, reply) => {
       const { id, deliveryId } = request.params;
-      const delivery = await replayDelivery(deps.pool, request.apiKey.account, id, deliveryId);
+      const by = auditContextOf(request);
+      const delivery = await replayDelivery(deps.pool, request.apiKey.account, id, deliveryId, by);
       return reply.code(202).send(delivery);
     },
   );

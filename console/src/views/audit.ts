@@ -1,0 +1,140 @@
+import { query } from "../api.ts";
+import type { ViewContext } from "../context.ts";
+import { h, show, table, time } from "../dom.ts";
+import { readableDetail } from "../readable.ts";
+
+/** One entry of GET /v1/audit (ADR 0062). */
+interface AuditEntry {
+  id: string;
+  at: string;
+  actor: { kind: string; id: string; label: string | null };
+  action: string;
+  target: string | null;
+  detail: Record<string, unknown>;
+  origin: { ip: string | null; userAgent: string | null };
+}
+
+// The API's actions (core/src/audit/types.ts), for the filter.
+const ACTIONS = [
+  "key.created",
+  "key.revoked",
+  "domain.created",
+  "domain.verified",
+  "domain.updated",
+  "domain.dkim_rotation_requested",
+  "domain.deleted",
+  "template.created",
+  "template.updated",
+  "template.deleted",
+  "webhook.created",
+  "webhook.updated",
+  "webhook.deleted",
+  "webhook.secret_rotated",
+  "webhook.delivery_replayed",
+  "email.canceled",
+  "email.rescheduled",
+  "suppression.added",
+  "suppression.lifted",
+  "account.paused",
+  "account.resumed",
+  "account.policy_applied",
+  "sandbox.chaos_replaced",
+  "smtp.auth_failed",
+];
+
+const ACTOR_KINDS: Record<string, string> = {
+  key: "API key",
+  person: "Person",
+  operator: "Resource",
+  smtp: "SMTP login",
+  cli: "CLI",
+  system: "Mailroom",
+};
+
+/** Kept across visits, as the email log keeps its filters. */
+const state: { action: string; actor: string; cursors: string[] } = { action: "", actor: "", cursors: [] };
+
+const actorCell = (a: AuditEntry["actor"]) =>
+  h(
+    "span",
+    { title: a.id },
+    `${ACTOR_KINDS[a.kind] ?? a.kind} `,
+    h("code", {}, a.label ? `${a.label} (${a.id})` : a.id),
+  );
+
+const originCell = (o: AuditEntry["origin"]) =>
+  o.ip ? h("span", { title: o.userAgent ?? "" }, o.ip, o.userAgent ? h("br") : "", o.userAgent ?? "") : "—";
+
+/** The audit trail: who changed what in the account, when and from where, newest first. */
+export async function auditView(ctx: ViewContext, outlet: HTMLElement): Promise<void> {
+  const results = h("div", { id: "audit-results" });
+  const action = h(
+    "select",
+    { id: "audit-action", name: "action" },
+    h("option", { value: "" }, "any"),
+    ...ACTIONS.map((a) => h("option", { value: a }, a)),
+  );
+  action.value = state.action;
+  const actor = h("input", {
+    type: "search",
+    id: "audit-actor",
+    name: "actor",
+    placeholder: "key id or Kind/namespace/name",
+  });
+  actor.value = state.actor;
+
+  const load = async () => {
+    const page = await ctx.api.get<{ data: AuditEntry[]; hasMore: boolean }>(
+      `/v1/audit${query({ limit: "50", action: state.action, actor: state.actor, after: state.cursors.at(-1) })}`,
+    );
+    if (!ctx.current()) return;
+    const rows =
+      page.data.length === 0
+        ? h("p", { class: "empty" }, "No changes recorded.")
+        : table(
+            ["When", "Who", "Action", "Target", "From", "Detail"],
+            page.data.map((e) => [
+              time(e.at),
+              actorCell(e.actor),
+              h("code", {}, e.action),
+              e.target ?? "—",
+              originCell(e.origin),
+              Object.keys(e.detail).length > 0 ? h("pre", {}, readableDetail(e.detail)) : "—",
+            ]),
+            { id: "audit-table" },
+          );
+    const more = h("button", { type: "button", class: "secondary", disabled: !page.hasMore }, "Next page →");
+    more.addEventListener("click", () => {
+      const last = page.data.at(-1);
+      if (last) state.cursors.push(last.id);
+      void load();
+    });
+    const first = h(
+      "button",
+      { type: "button", class: "secondary", disabled: state.cursors.length === 0 },
+      "← First page",
+    );
+    first.addEventListener("click", () => {
+      state.cursors.length = 0;
+      void load();
+    });
+    show(results, rows, h("div", { class: "pager" }, first, more));
+  };
+
+  const form = h(
+    "form",
+    { class: "filters", role: "search" },
+    h("label", { class: "field" }, h("span", {}, "Action"), action),
+    h("label", { class: "field" }, h("span", {}, "Actor"), actor),
+    h("button", { type: "submit" }, "Filter"),
+  );
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    state.action = action.value;
+    state.actor = actor.value.trim();
+    state.cursors.length = 0;
+    void load();
+  });
+  show(outlet, h("h1", {}, "Audit trail"), form, results);
+  await load();
+}

@@ -1,0 +1,3 @@
+export { listAuditEvents, normalizeAuditFilter } from "./list.ts";
+export { purgeAuditEvents } from "./retention.ts";
+export * from "./types.ts";
