@@ -459,18 +459,47 @@ CREATE FUNCTION public.mailroom_enqueue_deliver(p_email_ids uuid[], p_run_at tim
     LANGUAGE plpgsql
     SET plan_cache_mode TO 'force_generic_plan'
     AS $$
+declare
+  c_turn constant interval := interval '10 milliseconds';
+  v_accounts text[];
+  v_clock_accounts text[];
+  v_starts timestamptz[];
 begin
-  if cardinality(p_email_ids) > 0 then
-    perform graphile_worker.add_jobs(array(
-      select row('deliver',
-                 case when u.trace is null then json_build_object('emailId', u.id)
-                      else json_build_object('emailId', u.id, 'trace', u.trace) end,
-                 null, u.run_at, null, case when u.keyed then 'deliver:' || u.id end, null, null
-                )::graphile_worker.job_spec
-      from unnest(p_email_ids, p_run_at, p_traces, p_keyed) with ordinality as u(id, run_at, trace, keyed, n)
-      order by u.n
-    ));
+  if cardinality(p_email_ids) = 0 then
+    return;
   end if;
+  v_accounts := array(select (select e.account from emails e where e.id = u.id)
+                      from unnest(p_email_ids) with ordinality as u(id, n) order by u.n);
+  with per_account as (
+    select a.account, count(*) as n from unnest(v_accounts) as a(account) where a.account is not null
+    group by a.account
+  ), clocks as (
+    insert into delivery_turns as t (account, next_at)
+    select p.account, now() + p.n * c_turn from per_account p order by p.account
+    on conflict (account) do update set next_at = greatest(t.next_at, now()) + (excluded.next_at - now())
+    returning t.account, t.next_at
+  )
+  select array_agg(c.account), array_agg(c.next_at - p.n * c_turn)
+  into v_clock_accounts, v_starts
+  from clocks c join per_account p on p.account = c.account;
+  perform graphile_worker.add_jobs(array(
+    select row('deliver',
+               case when u.trace is null then json_build_object('emailId', u.id)
+                    else json_build_object('emailId', u.id, 'trace', u.trace) end,
+               null, u.run_at, null, case when u.keyed then 'deliver:' || u.id end,
+               -- The account's lead over now, in turns, plus the job's place among its account's jobs here.
+               case when c.start_at is null then 0
+                    else least(32767, floor(extract(epoch from greatest(c.start_at - now(), interval '0'))
+                                            / extract(epoch from c_turn))::bigint
+                                      + row_number() over (partition by u.account order by u.n) - 1)::int
+               end,
+               null
+              )::graphile_worker.job_spec
+    from unnest(p_email_ids, p_run_at, p_traces, p_keyed, v_accounts)
+           with ordinality as u(id, run_at, trace, keyed, account, n)
+    left join unnest(v_clock_accounts, v_starts) as c(account, start_at) on c.account = u.account
+    order by u.n
+  ));
 end
 $$;
 
@@ -1030,6 +1059,15 @@ CREATE TABLE public.api_keys (
 );
 
 --
+-- Name: delivery_turns; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE UNLOGGED TABLE public.delivery_turns (
+    account text NOT NULL,
+    next_at timestamp with time zone NOT NULL
+);
+
+--
 -- Name: dkim_keys; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1576,6 +1614,13 @@ ALTER TABLE ONLY public.accounts
 
 ALTER TABLE ONLY public.api_keys
     ADD CONSTRAINT api_keys_pkey PRIMARY KEY (key_id);
+
+--
+-- Name: delivery_turns delivery_turns_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.delivery_turns
+    ADD CONSTRAINT delivery_turns_pkey PRIMARY KEY (account);
 
 --
 -- Name: dkim_keys dkim_keys_domain_id_selector_key; Type: CONSTRAINT; Schema: public; Owner: -
