@@ -9,3 +9,12 @@ create unlogged table delivery_turns (
   account text primary key,
   next_at timestamptz not null
 );
+
+-- Jobs added while another transaction held their account's clock: rather than wait for it (which would
+-- make one account's concurrent accepts commit one after another), a transaction notes its jobs here, and
+-- the next one that holds the clock adds them to it and deletes them. Append-only between those folds.
+create unlogged table delivery_turn_credits (
+  account text not null,
+  jobs integer not null
+);
+create index delivery_turn_credits_account on delivery_turn_credits (account);

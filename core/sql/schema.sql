@@ -470,18 +470,46 @@ begin
   end if;
   v_accounts := array(select (select e.account from emails e where e.id = u.id)
                       from unnest(p_email_ids) with ordinality as u(id, n) order by u.n);
+  -- A first job of an account makes its clock (waiting only on a concurrent first job of the same account).
+  insert into delivery_turns (account, next_at)
+  select distinct a.account, '-infinity'::timestamptz from unnest(v_accounts) as a(account)
+  where a.account is not null and not exists (select 1 from delivery_turns t where t.account = a.account)
+  order by 1
+  on conflict (account) do nothing;
   with per_account as (
-    select a.account, count(*) as n from unnest(v_accounts) as a(account) where a.account is not null
+    select a.account, count(*)::int as n from unnest(v_accounts) as a(account) where a.account is not null
     group by a.account
-  ), clocks as (
-    insert into delivery_turns as t (account, next_at)
-    select p.account, now() + p.n * c_turn from per_account p order by p.account
-    on conflict (account) do update set next_at = greatest(t.next_at, now()) + (excluded.next_at - now())
-    returning t.account, t.next_at
+  ), mine as (
+    -- The clocks no other transaction holds; the others are not waited for (see delivery_turn_credits).
+    select t.account, t.next_at from delivery_turns t
+    where t.account in (select p.account from per_account p)
+    order by t.account for update skip locked
+  ), folded as (
+    delete from delivery_turn_credits c where c.account in (select m.account from mine m)
+    returning c.account, c.jobs
+  ), advanced as (
+    update delivery_turns t
+    set next_at = greatest(m.next_at, now()) + (p.n + coalesce(f.jobs, 0)) * c_turn
+    from mine m
+    join per_account p on p.account = m.account
+    left join (select account, sum(jobs)::int as jobs from folded group by account) f on f.account = m.account
+    where t.account = m.account
+    returning t.account, t.next_at - p.n * c_turn as start_at
+  ), credited as (
+    insert into delivery_turn_credits (account, jobs)
+    select p.account, p.n from per_account p where p.account not in (select m.account from mine m)
   )
-  select array_agg(c.account), array_agg(c.next_at - p.n * c_turn)
-  into v_clock_accounts, v_starts
-  from clocks c join per_account p on p.account = c.account;
+  select array_agg(s.account), array_agg(s.start_at) into v_clock_accounts, v_starts
+  from (
+    select a.account, a.start_at from advanced a
+    union all
+    -- A clock another transaction holds: its committed time and the credits committed since.
+    select p.account, greatest(t.next_at, now())
+                      + coalesce((select sum(c.jobs) from delivery_turn_credits c where c.account = p.account), 0)
+                        * c_turn
+    from per_account p join delivery_turns t on t.account = p.account
+    where p.account not in (select m.account from mine m)
+  ) as s;
   perform graphile_worker.add_jobs(array(
     select row('deliver',
                case when u.trace is null then json_build_object('emailId', u.id)
@@ -1056,6 +1084,15 @@ CREATE TABLE public.api_keys (
     CONSTRAINT api_keys_rate_limit_per_second_check CHECK ((rate_limit_per_second > 0)),
     CONSTRAINT api_keys_scopes_check CHECK (((cardinality(scopes) > 0) AND (scopes <@ ARRAY['send'::text, 'domains'::text, 'templates'::text, 'webhooks'::text]))),
     CONSTRAINT api_keys_secret_sha256_check CHECK ((length(secret_sha256) = 32))
+);
+
+--
+-- Name: delivery_turn_credits; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE UNLOGGED TABLE public.delivery_turn_credits (
+    account text NOT NULL,
+    jobs integer NOT NULL
 );
 
 --
@@ -1865,6 +1902,12 @@ ALTER TABLE ONLY public.worker_heartbeats
 --
 
 CREATE INDEX api_keys_account ON public.api_keys USING btree (account);
+
+--
+-- Name: delivery_turn_credits_account; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX delivery_turn_credits_account ON public.delivery_turn_credits USING btree (account);
 
 --
 -- Name: domain_checks_failing; Type: INDEX; Schema: public; Owner: -

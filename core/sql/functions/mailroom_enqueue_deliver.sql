@@ -11,7 +11,9 @@
 -- has queued, up to the highest priority (32767, some 5 minutes ahead), beyond which floods share the
 -- back of the queue in order of arrival. Every job is still added; only the order changes. The emails'
 -- accounts are read here (a primary-key probe each): the accept statement's own rows are visible to a
--- volatile function it calls. Clocks are locked in account order, the last lock of each caller.
+-- volatile function it calls. A clock held by a concurrent transaction is never waited for: that call
+-- reads the clock as committed and leaves its jobs in `delivery_turn_credits` (also written only here),
+-- which the clock's next holder adds. So no caller waits on a clock and no lock cycle can involve one.
 create or replace function mailroom_enqueue_deliver(
   p_email_ids uuid[], p_run_at timestamptz[], p_traces jsonb[], p_keyed boolean[]
 ) returns void language plpgsql set plan_cache_mode = force_generic_plan as $$
@@ -26,18 +28,46 @@ begin
   end if;
   v_accounts := array(select (select e.account from emails e where e.id = u.id)
                       from unnest(p_email_ids) with ordinality as u(id, n) order by u.n);
+  -- A first job of an account makes its clock (waiting only on a concurrent first job of the same account).
+  insert into delivery_turns (account, next_at)
+  select distinct a.account, '-infinity'::timestamptz from unnest(v_accounts) as a(account)
+  where a.account is not null and not exists (select 1 from delivery_turns t where t.account = a.account)
+  order by 1
+  on conflict (account) do nothing;
   with per_account as (
-    select a.account, count(*) as n from unnest(v_accounts) as a(account) where a.account is not null
+    select a.account, count(*)::int as n from unnest(v_accounts) as a(account) where a.account is not null
     group by a.account
-  ), clocks as (
-    insert into delivery_turns as t (account, next_at)
-    select p.account, now() + p.n * c_turn from per_account p order by p.account
-    on conflict (account) do update set next_at = greatest(t.next_at, now()) + (excluded.next_at - now())
-    returning t.account, t.next_at
+  ), mine as (
+    -- The clocks no other transaction holds; the others are not waited for (see delivery_turn_credits).
+    select t.account, t.next_at from delivery_turns t
+    where t.account in (select p.account from per_account p)
+    order by t.account for update skip locked
+  ), folded as (
+    delete from delivery_turn_credits c where c.account in (select m.account from mine m)
+    returning c.account, c.jobs
+  ), advanced as (
+    update delivery_turns t
+    set next_at = greatest(m.next_at, now()) + (p.n + coalesce(f.jobs, 0)) * c_turn
+    from mine m
+    join per_account p on p.account = m.account
+    left join (select account, sum(jobs)::int as jobs from folded group by account) f on f.account = m.account
+    where t.account = m.account
+    returning t.account, t.next_at - p.n * c_turn as start_at
+  ), credited as (
+    insert into delivery_turn_credits (account, jobs)
+    select p.account, p.n from per_account p where p.account not in (select m.account from mine m)
   )
-  select array_agg(c.account), array_agg(c.next_at - p.n * c_turn)
-  into v_clock_accounts, v_starts
-  from clocks c join per_account p on p.account = c.account;
+  select array_agg(s.account), array_agg(s.start_at) into v_clock_accounts, v_starts
+  from (
+    select a.account, a.start_at from advanced a
+    union all
+    -- A clock another transaction holds: its committed time and the credits committed since.
+    select p.account, greatest(t.next_at, now())
+                      + coalesce((select sum(c.jobs) from delivery_turn_credits c where c.account = p.account), 0)
+                        * c_turn
+    from per_account p join delivery_turns t on t.account = p.account
+    where p.account not in (select m.account from mine m)
+  ) as s;
   perform graphile_worker.add_jobs(array(
     select row('deliver',
                case when u.trace is null then json_build_object('emailId', u.id)

@@ -83,4 +83,37 @@ describe("deliver job priorities", () => {
       expect(jobs[0]?.n).toBe("1");
     });
   });
+
+  it("never waits on a clock another transaction holds: its jobs are credited to the clock's next holder", async () => {
+    await withTransaction(db.pool, (client) => setClock(client, "flood", "1 hour"));
+    const first = await db.pool.connect();
+    const second = await db.pool.connect();
+    try {
+      await first.query("begin");
+      expect(await accept(first, "flood", 5)).toEqual(Array(5).fill(32767));
+      // The first transaction holds the flood's clock; waiting for it would fail here.
+      await second.query("begin");
+      await second.query("set local lock_timeout = '1s'");
+      expect(await accept(second, "flood", 7)).toEqual(Array(7).fill(32767));
+      await second.query("commit");
+      await first.query("commit");
+    } finally {
+      first.release();
+      second.release();
+    }
+    const clock = async () =>
+      (
+        await db.pool.query<{ next_at: Date; credits: number }>(
+          `select (select next_at from delivery_turns where account = 'flood') as next_at,
+                  (select coalesce(sum(jobs), 0)::int from delivery_turn_credits where account = 'flood') as credits`,
+        )
+      ).rows[0];
+    const before = await clock();
+    expect(before?.credits).toBe(7);
+    await withTransaction(db.pool, (client) => accept(client, "flood", 2));
+    const after = await clock();
+    // The clock is an hour ahead, so it moves by exactly the credited 7 and the new 2 turns of 10 ms.
+    expect((after?.next_at.getTime() ?? 0) - (before?.next_at.getTime() ?? 0)).toBe(90);
+    expect(after?.credits).toBe(0);
+  });
 });
