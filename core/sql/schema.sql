@@ -458,6 +458,7 @@ $$;
 CREATE FUNCTION public.mailroom_enqueue_deliver(p_email_ids uuid[], p_run_at timestamp with time zone[], p_traces jsonb[], p_keyed boolean[]) RETURNS void
     LANGUAGE plpgsql
     SET plan_cache_mode TO 'force_generic_plan'
+    SET enable_seqscan TO 'off'
     AS $$
 declare
   c_turn constant interval := interval '10 milliseconds';

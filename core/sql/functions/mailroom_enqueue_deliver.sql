@@ -16,7 +16,7 @@
 -- which the clock's next holder adds. So no caller waits on a clock and no lock cycle can involve one.
 create or replace function mailroom_enqueue_deliver(
   p_email_ids uuid[], p_run_at timestamptz[], p_traces jsonb[], p_keyed boolean[]
-) returns void language plpgsql set plan_cache_mode = force_generic_plan as $$
+) returns void language plpgsql set plan_cache_mode = force_generic_plan set enable_seqscan = off as $$
 declare
   c_turn constant interval := interval '10 milliseconds';
   v_accounts text[];
