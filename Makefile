@@ -5,7 +5,7 @@ NPM ?= npm
 STAMP := node_modules/.mailroom-install-stamp
 WORKSPACE_MANIFESTS := $(wildcard core/package.json api/package.json worker/package.json operator/package.json smtp/package.json cli/package.json)
 
-.PHONY: help install system-packages run test test-faults test-upgrade test-kubernetes bench bench-shaping bench-scale schema-dump e2e-kind lint format typecheck check-generated clean image image-smoke chart-package release release-cut release-test release-reproduce
+.PHONY: help install system-packages run test test-faults test-upgrade test-kubernetes bench bench-shaping bench-fairness bench-scale schema-dump e2e-kind lint format typecheck check-generated clean image image-smoke chart-package release release-cut release-test release-reproduce
 
 help: ## List the targets
 	@# Colour only on a terminal (and not with NO_COLOR): piped or redirected, the list stays plain text.
@@ -51,6 +51,10 @@ bench: $(STAMP) ## Benchmarks against same-run baselines; writes BENCHMARKS.md (
 	$(NPM) exec --no -- node bench/webhooks/main.ts
 	$(NPM) exec --no -- node bench/smtp-submission/main.ts
 	$(NPM) exec --no -- node bench/shaping/main.ts
+	$(NPM) exec --no -- node bench/fairness/main.ts
+
+bench-fairness: $(STAMP) ## One tenant floods at its quota while another sends 10/s: the quiet one's latency vs idle (also in make bench)
+	$(NPM) exec --no -- node bench/fairness/main.ts
 
 lint: $(STAMP) ## Lint and format check (Biome)
 	$(NPM) run --silent lint

@@ -458,19 +458,77 @@ $$;
 CREATE FUNCTION public.mailroom_enqueue_deliver(p_email_ids uuid[], p_run_at timestamp with time zone[], p_traces jsonb[], p_keyed boolean[]) RETURNS void
     LANGUAGE plpgsql
     SET plan_cache_mode TO 'force_generic_plan'
+    SET enable_seqscan TO 'off'
     AS $$
+declare
+  c_turn constant interval := interval '10 milliseconds';
+  v_accounts text[];
+  v_clock_accounts text[];
+  v_starts timestamptz[];
 begin
-  if cardinality(p_email_ids) > 0 then
-    perform graphile_worker.add_jobs(array(
-      select row('deliver',
-                 case when u.trace is null then json_build_object('emailId', u.id)
-                      else json_build_object('emailId', u.id, 'trace', u.trace) end,
-                 null, u.run_at, null, case when u.keyed then 'deliver:' || u.id end, null, null
-                )::graphile_worker.job_spec
-      from unnest(p_email_ids, p_run_at, p_traces, p_keyed) with ordinality as u(id, run_at, trace, keyed, n)
-      order by u.n
-    ));
+  if cardinality(p_email_ids) = 0 then
+    return;
   end if;
+  v_accounts := array(select (select e.account from emails e where e.id = u.id)
+                      from unnest(p_email_ids) with ordinality as u(id, n) order by u.n);
+  -- A first job of an account makes its clock (waiting only on a concurrent first job of the same account).
+  insert into delivery_turns (account, next_at)
+  select distinct a.account, '-infinity'::timestamptz from unnest(v_accounts) as a(account)
+  where a.account is not null and not exists (select 1 from delivery_turns t where t.account = a.account)
+  order by 1
+  on conflict (account) do nothing;
+  with per_account as (
+    select a.account, count(*)::int as n from unnest(v_accounts) as a(account) where a.account is not null
+    group by a.account
+  ), mine as (
+    -- The clocks no other transaction holds; the others are not waited for (see delivery_turn_credits).
+    select t.account, t.next_at from delivery_turns t
+    where t.account in (select p.account from per_account p)
+    order by t.account for update skip locked
+  ), folded as (
+    delete from delivery_turn_credits c where c.account in (select m.account from mine m)
+    returning c.account, c.jobs
+  ), advanced as (
+    update delivery_turns t
+    set next_at = greatest(m.next_at, now()) + (p.n + coalesce(f.jobs, 0)) * c_turn
+    from mine m
+    join per_account p on p.account = m.account
+    left join (select account, sum(jobs)::int as jobs from folded group by account) f on f.account = m.account
+    where t.account = m.account
+    returning t.account, t.next_at - p.n * c_turn as start_at
+  ), credited as (
+    insert into delivery_turn_credits (account, jobs)
+    select p.account, p.n from per_account p where p.account not in (select m.account from mine m)
+  )
+  select array_agg(s.account), array_agg(s.start_at) into v_clock_accounts, v_starts
+  from (
+    select a.account, a.start_at from advanced a
+    union all
+    -- A clock another transaction holds: its committed time and the credits committed since.
+    select p.account, greatest(t.next_at, now())
+                      + coalesce((select sum(c.jobs) from delivery_turn_credits c where c.account = p.account), 0)
+                        * c_turn
+    from per_account p join delivery_turns t on t.account = p.account
+    where p.account not in (select m.account from mine m)
+  ) as s;
+  perform graphile_worker.add_jobs(array(
+    select row('deliver',
+               case when u.trace is null then json_build_object('emailId', u.id)
+                    else json_build_object('emailId', u.id, 'trace', u.trace) end,
+               null, u.run_at, null, case when u.keyed then 'deliver:' || u.id end,
+               -- The account's lead over now, in turns, plus the job's place among its account's jobs here.
+               case when c.start_at is null then 0
+                    else least(32767, floor(extract(epoch from greatest(c.start_at - now(), interval '0'))
+                                            / extract(epoch from c_turn))::bigint
+                                      + row_number() over (partition by u.account order by u.n) - 1)::int
+               end,
+               null
+              )::graphile_worker.job_spec
+    from unnest(p_email_ids, p_run_at, p_traces, p_keyed, v_accounts)
+           with ordinality as u(id, run_at, trace, keyed, account, n)
+    left join unnest(v_clock_accounts, v_starts) as c(account, start_at) on c.account = u.account
+    order by u.n
+  ));
 end
 $$;
 
@@ -1069,6 +1127,24 @@ CREATE TABLE public.audit_events (
     client_ip text,
     user_agent text,
     CONSTRAINT audit_events_actor_kind_check CHECK ((actor_kind = ANY (ARRAY['key'::text, 'person'::text, 'operator'::text, 'smtp'::text, 'cli'::text, 'system'::text])))
+);
+
+--
+-- Name: delivery_turn_credits; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE UNLOGGED TABLE public.delivery_turn_credits (
+    account text NOT NULL,
+    jobs integer NOT NULL
+);
+
+--
+-- Name: delivery_turns; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE UNLOGGED TABLE public.delivery_turns (
+    account text NOT NULL,
+    next_at timestamp with time zone NOT NULL
 );
 
 --
@@ -1696,6 +1772,13 @@ ALTER TABLE ONLY public.audit_events
     ADD CONSTRAINT audit_events_pkey PRIMARY KEY (id);
 
 --
+-- Name: delivery_turns delivery_turns_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.delivery_turns
+    ADD CONSTRAINT delivery_turns_pkey PRIMARY KEY (account);
+
+--
 -- Name: dkim_keys dkim_keys_domain_id_selector_key; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1985,6 +2068,12 @@ CREATE INDEX audit_events_account_id ON public.audit_events USING btree (account
 --
 
 CREATE INDEX audit_events_at ON public.audit_events USING btree (at);
+
+--
+-- Name: delivery_turn_credits_account; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX delivery_turn_credits_account ON public.delivery_turn_credits USING btree (account);
 
 --
 -- Name: domain_checks_failing; Type: INDEX; Schema: public; Owner: -

@@ -1,0 +1,140 @@
+/**
+ * Fair delivery across accounts (issue 31 item 3, ADR 0053): one tenant floods at its full per-second quota
+ * while another sends a steady 10 emails/s; the quiet tenant's accept → delivered p50/p99 is reported beside
+ * its figure on an idle system, measured first in the same run, on the same worker, database and sink. A
+ * third phase repeats the flood with the enqueue of before ADR 0053 (one priority for every job: first in,
+ * first out), the alternative the ADR compares against. Each phase ends only when everything accepted has
+ * reached the sink exactly once, DKIM-signed (a sample verified by mailauth), and every row is `delivered`.
+ *
+ * Processes: this orchestrator (setup, accepts, checks), the SMTP sink and the Mailroom worker
+ * (bench/delivery's `sink.ts` and `worker.ts`); loopback only; bounded in count and time; everything stops
+ * on success, error or Ctrl-C.
+ *
+ * Run: `make bench-fairness` or `npx node bench/fairness/main.ts` (niced on a shared machine). DATABASE_URL:
+ * a fresh database on that server instead of a throwaway embedded Postgres. BENCH_FAIRNESS_FLOOD_RATE
+ * (1000): the flood's quota and offered emails/s; BENCH_FAIRNESS_QUIET_RATE (10); BENCH_FAIRNESS_SECONDS
+ * (20): how long the quiet tenant sends in each phase; BENCH_FAIRNESS_LEAD (5): seconds the flood starts
+ * ahead; BENCH_FAIRNESS_FIFO=0 skips the first-in-first-out phase. MAILROOM_* variables tune the worker as
+ * they would `mailroom worker`.
+ */
+import { chmod, mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { loadConfig } from "@mailroom/core/config";
+import { createPool, migrate } from "@mailroom/core/db";
+import { ACCEPT_POOL, acceptBatches, checkRows, type DeliveryRun, setUp } from "../delivery/setup.ts";
+import { startSink } from "../delivery/sink-control.ts";
+import { startMailroomWorker } from "../delivery/throughput.ts";
+import { commandLine, writeBenchmarkSection } from "../shared/benchmarks-file.ts";
+import { type OnCleanup, runBenchmark } from "../shared/lifecycle.ts";
+import { openBenchDatabase } from "../shared/support.ts";
+import { withFifoEnqueue } from "./fifo.ts";
+import { type PhaseResult, type PhaseSpec, runPhase } from "./phase.ts";
+import { phaseLine, type RunInfo, SECTION_HEADING, sectionBody } from "./report.ts";
+import { setUpTenants } from "./tenants.ts";
+
+const envNumber = (name: string, fallback: number, min = 1) => {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer ≥ ${min}`);
+  return value;
+};
+const FLOOD_RATE = envNumber("BENCH_FAIRNESS_FLOOD_RATE", 1000, 100);
+const QUIET_RATE = envNumber("BENCH_FAIRNESS_QUIET_RATE", 10);
+const SECONDS = envNumber("BENCH_FAIRNESS_SECONDS", 20);
+const LEAD = envNumber("BENCH_FAIRNESS_LEAD", 5, 0);
+const FIFO = process.env.BENCH_FAIRNESS_FIFO !== "0";
+const WARMUP = 300;
+const HARD_LIMIT_MS = 20 * 60_000;
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+async function main(onCleanup: OnCleanup): Promise<number> {
+  const loadBefore = os.loadavg();
+  say(
+    `Fairness benchmark on ${os.availableParallelism()} CPUs, Node ${process.version}, load ${loadBefore.join(" ")}`,
+  );
+  const tmp = await mkdtemp(path.join(os.tmpdir(), "mailroom-bench-fairness-"));
+  onCleanup(() => rm(tmp, { recursive: true, force: true }));
+  // Under root, the embedded Postgres runs as its own system user, which must be able to enter the directory.
+  await chmod(tmp, 0o755);
+  say("› starting Postgres and migrating");
+  // Commit timestamps: latency is measured from the moment Postgres committed each accept.
+  const db = await openBenchDatabase(tmp, { track_commit_timestamp: "on" });
+  onCleanup(() => db.close());
+  await migrate({ url: db.url });
+  const pool = createPool({ url: db.url, max: ACCEPT_POOL, applicationName: "bench-fairness" });
+  onCleanup(() => pool.end());
+  const run: DeliveryRun = {
+    say,
+    onCleanup,
+    settings: {
+      emails: 0,
+      warmup: WARMUP,
+      batch: 100,
+      rate: QUIET_RATE,
+      latencySeconds: SECONDS,
+      profileArgs: [],
+      serverLogs: Boolean(process.env.BENCH_SERVER_LOGS),
+    },
+  };
+  const setup = await setUp(pool, say);
+  const tenants = await setUpTenants(setup, FLOOD_RATE);
+  const sink = await startSink(run);
+  const worker = await startMailroomWorker(run, setup, sink, db.url);
+
+  say(`› warm-up: ${WARMUP} emails`);
+  const warm = await acceptBatches(setup, 100, 0, WARMUP);
+  await sink.waitFor(WARMUP, "warm-up", performance.timeOrigin + performance.now());
+  const warmRows = await checkRows(setup, warm);
+  if (!warmRows.ok) throw new Error(`warm-up: ${warmRows.text}`);
+
+  const counter = { next: WARMUP };
+  const spec = (label: string, floodRate: number): PhaseSpec => ({
+    label,
+    floodRate,
+    floodBatch: 100,
+    leadSeconds: LEAD,
+    quietRate: QUIET_RATE,
+    quietSeconds: SECONDS,
+  });
+  const results: PhaseResult[] = [];
+  const phase = async (s: PhaseSpec) => {
+    const result = await runPhase(tenants, sink, s, counter, say);
+    say(phaseLine(result));
+    results.push(result);
+    return result;
+  };
+  const idle = await phase(spec("(a) idle: quiet tenant alone", 0));
+  const fair = await phase(spec("(b) flood, fair delivery (ADR 0053)", FLOOD_RATE));
+  const fifo = FIFO
+    ? await withFifoEnqueue(pool, db.url, () =>
+        phase(spec("(c) flood, first in first out (before)", FLOOD_RATE)),
+      )
+    : undefined;
+
+  const info: RunInfo = {
+    date: new Date(),
+    command: commandLine("bench/fairness/main.ts", [
+      "DATABASE_URL",
+      "BENCH_FAIRNESS_FLOOD_RATE",
+      "BENCH_FAIRNESS_QUIET_RATE",
+      "BENCH_FAIRNESS_SECONDS",
+      "BENCH_FAIRNESS_LEAD",
+      "BENCH_FAIRNESS_FIFO",
+      "MAILROOM_WORKER_CONCURRENCY",
+    ]),
+    database: db.describe,
+    concurrency: worker.concurrency ?? loadConfig(process.env).worker.concurrency,
+    loadBefore,
+    loadAfter: os.loadavg(),
+  };
+  const body = sectionBody(idle, fair, fifo, info);
+  await writeBenchmarkSection(SECTION_HEADING, body);
+  say(`\n${SECTION_HEADING}\n\n${body}\n`);
+  say("› wrote BENCHMARKS.md");
+  const ok = results.every((r) => r.check.ok);
+  if (!ok) console.error("fairness check FAILED: see the check column above");
+  return ok ? 0 : 1;
+}
+
+await runBenchmark(HARD_LIMIT_MS, main);

@@ -1,0 +1,68 @@
+/** Figures and the BENCHMARKS.md section of bench/fairness/main.ts. */
+import os from "node:os";
+import { int, mark, ms, pct } from "../shared/benchmarks-file.ts";
+import { percentile } from "../shared/percentile.ts";
+import type { PhaseResult } from "./phase.ts";
+
+export const SECTION_HEADING = "## Fair delivery across accounts (make bench)";
+
+/** Issue 31 item 3: under a flood, the quiet tenant's p99 stays within 2× of its figure on an idle system. */
+export const TARGET_P99_RATIO = 2;
+
+export interface RunInfo {
+  date: Date;
+  command: string;
+  database: string;
+  concurrency: number;
+  loadBefore: number[];
+  loadAfter: number[];
+}
+
+const row = (r: PhaseResult) => {
+  const l = r.latencies;
+  return (
+    `| ${r.spec.label} | ${r.spec.floodRate > 0 ? `${int(r.spec.floodRate)}/s (${int(r.floodEmails)})` : "none"} | ` +
+    `${r.spec.quietRate}/s (${int(r.quietEmails)}) | ${ms(percentile(l, 50))} | ${ms(percentile(l, 90))} | ` +
+    `**${ms(percentile(l, 99))}** | ${ms(l[l.length - 1] ?? Number.NaN)} | ${int(r.floodBacklogPeak)} | ` +
+    `${int(r.floodBacklog)} | ${pct(r.machineBusy)} | ${r.check.text} |`
+  );
+};
+
+export function phaseLine(r: PhaseResult): string {
+  const l = r.latencies;
+  return (
+    `    ${r.spec.label}: quiet p50 ${ms(percentile(l, 50))} ms, p99 ${ms(percentile(l, 99))} ms, ` +
+    `max ${ms(l[l.length - 1] ?? Number.NaN)} ms; flood backlog peak ${r.floodBacklogPeak}; ${r.check.text}`
+  );
+}
+
+export function sectionBody(
+  idle: PhaseResult,
+  fair: PhaseResult,
+  fifo: PhaseResult | undefined,
+  info: RunInfo,
+) {
+  const ratio = percentile(fair.latencies, 99) / percentile(idle.latencies, 99);
+  const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(", ");
+  const lines = [
+    `Run ${info.date.toISOString().replace(/\.\d+Z$/, "Z")} with \`${info.command}\` on ${os.availableParallelism()} CPUs (\`nproc\`; ${os.cpus()[0]?.model.split(" ").slice(0, 2).join(" ") ?? "?"}), Node ${process.version}, linux ${os.release()}. Load average (1, 5, 15 min) ${load(info.loadBefore)} before and ${load(info.loadAfter)} after: this machine is shared with other work (the run was niced), so the absolute figures are noisy; the ratio to the same run's idle phase is what to read.`,
+    "",
+    `Two tenants on one worker (concurrency ${info.concurrency}), one ${info.database}, a real SMTP sink in its own process, every message DKIM-signed (RSA-2048) with its tenant's own domain. The quiet tenant sends one email at a time at its steady rate, each accepted through core's group commit as POST /v1/send does; the flood tenant offers its whole per-second quota (its AccountPolicy's \`emailsPerSecond\`) in batches of 100, one transaction each as POST /v1/send/batch commits them, starting a few seconds ahead so that its backlog is already queued, which the worker cannot drain as fast as it grows. Latency: the quiet email's accept (Postgres's commit timestamp) to the sink's end of DATA. Open loop: accepts start on schedule whatever the answers.`,
+    "",
+    "| phase | flood offered (emails) | quiet offered (emails) | quiet p50 ms | p90 | p99 | max | flood backlog peak | flood backlog when quiet's last was delivered | machine busy | check |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+    row(idle),
+    row(fair),
+    ...(fifo ? [row(fifo)] : []),
+    "",
+    `Quiet tenant's p99 under the flood / idle: **${ratio.toFixed(2)}×** (goal ≤ ${TARGET_P99_RATIO}×: ${mark(ratio <= TARGET_P99_RATIO)}).`,
+  ];
+  if (fifo) {
+    const fifoRatio = percentile(fifo.latencies, 99) / percentile(idle.latencies, 99);
+    lines.push(
+      "",
+      `The last row is the alternative measured in the same run: the \`deliver\` enqueue before ADR 0053 (every job at one priority, so jobs leave in the order they were added), swapped into the bench's database for that phase only: the quiet tenant's p99 is then ${fifoRatio.toFixed(1)}× its idle figure, as its emails wait behind the flood's backlog.`,
+    );
+  }
+  return lines.join("\n");
+}
