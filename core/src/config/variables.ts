@@ -59,6 +59,11 @@ export const VARIABLES: Readonly<Record<string, { programs: ProgramName[]; help:
   MAILROOM_DELIVERY_MODE: { programs: WORKER, help: "relay (via the SMTP URL) or direct (to MX hosts)" },
   MAILROOM_DIRECT_MAX_CONNECTIONS_PER_DOMAIN: { programs: WORKER, help: "direct: connections per domain" },
   MAILROOM_DIRECT_ALLOWED_CIDRS: { programs: WORKER, help: "direct: private ranges an MX may be in" },
+  MAILROOM_TLS_EXTRA_CA_FILE: {
+    programs: WORKER,
+    help: "CAs trusted besides the system's (MX, MTA-STS, relay)",
+  },
+  MAILROOM_RELAY_ALLOW_UNVERIFIED_TLS: { programs: WORKER, help: "relay: accept an unverified certificate" },
   MAILROOM_RETRY_HORIZON_SECONDS: { programs: WORKER, help: "retry temporary failures this long" },
   MAILROOM_RETRY_BASE_SECONDS: { programs: WORKER, help: "first retry delay, doubled each time" },
   MAILROOM_SIMULATOR_DOMAIN: {

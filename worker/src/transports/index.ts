@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { createDirectTransport } from "./direct.ts";
 import { createRelayTransport } from "./relay.ts";
 import type { MailTransport } from "./types.ts";
@@ -10,6 +11,8 @@ export interface TransportConfig {
     mode: "relay" | "direct";
     directMaxConnectionsPerDomain: number;
     directAllowedCidrs: readonly string[];
+    extraCaFile?: string | undefined;
+    relayAllowUnverifiedTls: boolean;
   };
   dns: { servers: readonly string[]; cacheSeconds: number };
   smtp: { url: string; hostname: string };
@@ -22,6 +25,8 @@ export interface TransportConfig {
  * (reusing answers for up to `dns.cacheSeconds`) and greets it as `smtp.hostname`.
  */
 export function createTransport(config: TransportConfig): MailTransport {
+  // Read once at start: a CA bundle is changed by a restart, like the rest of the configuration.
+  const extraCa = config.delivery.extraCaFile ? readFileSync(config.delivery.extraCaFile, "utf8") : undefined;
   if (config.delivery.mode === "direct") {
     return createDirectTransport({
       dnsServers: config.dns.servers,
@@ -29,11 +34,14 @@ export function createTransport(config: TransportConfig): MailTransport {
       maxConnectionsPerDomain: config.delivery.directMaxConnectionsPerDomain,
       allowedCidrs: config.delivery.directAllowedCidrs,
       heloName: config.smtp.hostname,
+      ...(extraCa ? { extraCas: [extraCa] } : {}),
     });
   }
   return createRelayTransport({
     url: config.smtp.url,
     maxConnections: config.worker.concurrency,
     heloName: config.smtp.hostname,
+    allowUnverifiedTls: config.delivery.relayAllowUnverifiedTls,
+    ...(extraCa ? { ca: extraCa } : {}),
   });
 }
