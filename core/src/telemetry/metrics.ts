@@ -114,6 +114,15 @@ export function createWorkerMetrics(registry: Registry = createProgramRegistry("
       labelNames: ["outcome", "reason", "transport"] as const,
       registers: [registry],
     }),
+    deliveryTls: new Counter({
+      name: "mailroom_delivery_tls_total",
+      help:
+        "SMTP sessions of delivery attempts by the rule that checked their TLS (mechanism: mta-sts, dane, " +
+        "opportunistic, relay) and the outcome in RFC 8460's result types (success, starttls-not-supported, " +
+        "certificate-expired, certificate-host-mismatch, certificate-not-trusted, validation-failure, …).",
+      labelNames: ["mechanism", "result"] as const,
+      registers: [registry],
+    }),
     // A relay on the same network answers in 5-50 ms; a remote MX with greylisting or a slow TLS handshake
     // takes seconds, and the transport gives up after its timeout (tens of seconds).
     deliveryDuration: new Histogram({

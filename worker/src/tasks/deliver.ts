@@ -7,7 +7,7 @@ import { composeEmail, eightBitOf, toSevenBit } from "../compose/index.ts";
 import type { WorkerDeps } from "../deps.ts";
 import { createCaptureTransport } from "../transports/capture/index.ts";
 import { withSimulator } from "../transports/simulator/index.ts";
-import type { OutboundMessage } from "../transports/types.ts";
+import type { OutboundMessage, RecipientResult } from "../transports/types.ts";
 import "./types.ts";
 
 /**
@@ -60,6 +60,7 @@ export function makeDeliverTask(deps: WorkerDeps): Task<"deliver"> {
           messageId: email.messageIdHeader,
           eightBit,
           attempt: email.attempts,
+          ...(email.requireTls ? { requireTls: true } : {}),
           // Made (and signed) only when a next hop lacks 8BITMIME or SMTPUTF8: converted before signing.
           ...(eightBit.headers || eightBit.body
             ? { sevenBit: once(async () => (await sign(await toSevenBit(raw))).raw) }
@@ -70,6 +71,7 @@ export function makeDeliverTask(deps: WorkerDeps): Task<"deliver"> {
           return mailer.send(outbound);
         });
         stopTimer();
+        countTlsSessions(deps.metrics, outcomes);
         const handedOverAt = performance.now();
         const result = await whileDatabaseAway(() =>
           // The retry's job and the outcome's webhook events continue this attempt's trace.
@@ -91,6 +93,13 @@ export function makeDeliverTask(deps: WorkerDeps): Task<"deliver"> {
       },
     );
   };
+}
+
+/** One count per session outcome: recipients of one transaction share the same `tls` object. */
+function countTlsSessions(metrics: WorkerDeps["metrics"], outcomes: readonly RecipientResult[]) {
+  for (const tls of new Set(outcomes.flatMap((o) => o.tls ?? []))) {
+    metrics.deliveryTls.inc({ mechanism: tls.mechanism, result: tls.result });
+  }
 }
 
 /** The promise of the first call, for every call: the 7-bit form is made at most once per attempt. */
