@@ -77,6 +77,7 @@ export const VARIABLES: Readonly<Record<string, { programs: ProgramName[]; help:
     help: "host:port,… for DNS; unset: system resolver",
   },
   MAILROOM_DNS_CACHE_SECONDS: { programs: WORKER, help: "direct: longest reuse of a DNS answer" },
+  MAILROOM_DNS_VALIDATES_DNSSEC: { programs: WORKER, help: "direct: the resolver validates DNSSEC (DANE)" },
   MAILROOM_KEY_ENCRYPTION_KEY: {
     programs: ["run", "api", "worker", "operator", "apply"],
     help: "DKIM key-encryption key: 32 bytes, base64",

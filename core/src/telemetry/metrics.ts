@@ -114,6 +114,13 @@ export function createWorkerMetrics(registry: Registry = createProgramRegistry("
       labelNames: ["outcome", "reason", "transport"] as const,
       registers: [registry],
     }),
+    daneValidating: new Gauge({
+      name: "mailroom_delivery_dane_validating",
+      help:
+        "1 when direct delivery honours DANE (MAILROOM_DNS_VALIDATES_DNSSEC: the resolver validates " +
+        "DNSSEC), 0 when TLSA records go unchecked (relay mode, or a resolver not declared validating).",
+      registers: [registry],
+    }),
     deliveryTls: new Counter({
       name: "mailroom_delivery_tls_total",
       help:

@@ -41,6 +41,11 @@ export interface DirectTransportOptions {
   allowedCidrs?: readonly string[];
   /** CA certificates (PEM) trusted besides the system's, for MX hosts and MTA-STS policy hosts. */
   extraCas?: readonly string[];
+  /**
+   * The resolvers validate DNSSEC and set the AD bit (`MAILROOM_DNS_VALIDATES_DNSSEC`): MX hosts' TLSA
+   * records are then honoured (DANE, RFC 7672), asked of the first of `dnsServers`.
+   */
+  dnssecValidating?: boolean;
   /** Port of every MTA-STS policy host: 443 in production, a test server's port in tests. */
   mtaStsPort?: number;
 }
@@ -99,6 +104,9 @@ export function createDirectTransport(options: DirectTransportOptions): MailTran
     ca: options.extraCas ?? [],
     port: options.mtaStsPort ?? 443,
     timeoutMs: options.connectTimeoutMs ?? 30_000,
+    ...(options.dnssecValidating && options.dnsServers[0]
+      ? { dane: { server: options.dnsServers[0], timeoutMs: options.dnsTimeoutMs ?? 5_000 } }
+      : {}),
   });
   const pool: SessionPool = createSessionPool({
     maxSessionsPerDomain: options.maxConnectionsPerDomain,
@@ -180,7 +188,9 @@ export function createDirectTransport(options: DirectTransportOptions): MailTran
     let deferred: RecipientResult[] = [];
     for (const host of route.hosts) {
       // An enforced MTA-STS policy's unnamed hosts are never connected to.
-      const skipped = judgeMx(policy, host.name);
+      const forHost = await policies.forHost(policy, host.name, port);
+      const hostPolicy = "policy" in forHost ? forHost.policy : policy;
+      const skipped = "refused" in forHost ? forHost.refused : judgeMx(hostPolicy, host.name);
       const skip = skipped?.refusal;
       if (skipped && skip) {
         deferred = pending.map((r) => ({ ...refusedByPolicy(r, skip, skipped.outcome), mx: host.name }));
@@ -206,7 +216,7 @@ export function createDirectTransport(options: DirectTransportOptions): MailTran
       // The addresses of one host are alternatives for reaching it; once it answers, move to the next host.
       for (const address of addresses) {
         const target = { address, port, hostname: host.name };
-        const outcome = await attempt({ domain, policy }, target, message, pending);
+        const outcome = await attempt({ domain, policy: hostPolicy }, target, message, pending);
         const results = outcome.results.map((r) => ({ ...r, mx: host.name }));
         settled.push(...results.filter((r) => r.status !== "temporary"));
         deferred = results.filter((r) => r.status === "temporary");

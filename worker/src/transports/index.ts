@@ -14,7 +14,7 @@ export interface TransportConfig {
     extraCaFile?: string | undefined;
     relayAllowUnverifiedTls: boolean;
   };
-  dns: { servers: readonly string[]; cacheSeconds: number };
+  dns: { servers: readonly string[]; cacheSeconds: number; validatesDnssec: boolean };
   smtp: { url: string; hostname: string };
   worker: { concurrency: number };
 }
@@ -34,6 +34,7 @@ export function createTransport(config: TransportConfig): MailTransport {
       maxConnectionsPerDomain: config.delivery.directMaxConnectionsPerDomain,
       allowedCidrs: config.delivery.directAllowedCidrs,
       heloName: config.smtp.hostname,
+      dnssecValidating: config.dns.validatesDnssec,
       ...(extraCa ? { extraCas: [extraCa] } : {}),
     });
   }

@@ -2,9 +2,11 @@ import type { TlsOutcome } from "@mailroom/core/tls-reports";
 
 type TlsResultType = TlsOutcome["result"];
 
+import { createDane, tlsaMatch, tlsaText } from "./dane.ts";
 import { createMtaSts, type MtaStsOptions } from "./mta-sts.ts";
 import type { PeerTls } from "./peer.ts";
 import { mxMatches, type StsPolicy } from "./sts-policy.ts";
+import type { TlsaRecord } from "./tlsa-query.ts";
 
 export { type PeerTls, peerTlsOf, trustedCas } from "./peer.ts";
 
@@ -19,6 +21,8 @@ export interface DestinationPolicy {
   enforcedBy?: string;
   /** The MTA-STS policy, whose MX patterns limit the hosts tried. */
   sts?: StsPolicy;
+  /** DNSSEC-validated TLSA records of the MX host (DANE, RFC 7672): they replace every other check. */
+  tlsa?: TlsaRecord[];
   /** A policy announced but not had (fetch failed, invalid): reported on every session, not enforced. */
   unavailable?: { result: TlsResultType; detail: string };
 }
@@ -35,9 +39,39 @@ export type { MtaStsOptions } from "./mta-sts.ts";
  * The TLS policies of direct delivery: MTA-STS (RFC 8461) when the domain publishes one, else
  * opportunistic TLS; a message with `requireTls` (RFC 8689) needs a verified certificate either way.
  */
-export function createTlsPolicies(options: MtaStsOptions) {
+export function createTlsPolicies(options: MtaStsOptions & { dane?: { server: string; timeoutMs: number } }) {
   const sts = createMtaSts(options);
+  const dane = options.dane ? createDane(options.dane) : undefined;
   return {
+    /**
+     * The policy for one MX host: DANE where its TLSA records validate (RFC 7672 ahead of MTA-STS, RFC 8461
+     * §2), the domain's otherwise; a verdict instead when DNSSEC says the host must not be used.
+     */
+    async forHost(
+      policy: DestinationPolicy,
+      host: string,
+      port: number,
+    ): Promise<{ policy: DestinationPolicy } | { refused: Verdict }> {
+      const found = dane ? await dane.lookup(host, port) : { kind: "none" as const };
+      if (found.kind === "none") return { policy };
+      const outcome = {
+        mechanism: "dane" as const,
+        policyDomain: policy.outcome.policyDomain,
+        policyType: "tlsa" as const,
+        enforced: true,
+      };
+      if (found.kind === "bogus") {
+        const daneOnly = { outcome, enforcedBy: `DANE for ${host}` };
+        return { refused: verdictOf(daneOnly, { mxHost: host, detail: found.detail }, "dnssec-invalid") };
+      }
+      return {
+        policy: {
+          outcome: { ...outcome, policyStrings: tlsaText(found.records) },
+          enforcedBy: `DANE TLSA of ${host}`,
+          tlsa: found.records,
+        },
+      };
+    },
     async forDomain(domain: string, requireTls: boolean): Promise<DestinationPolicy> {
       const found = await sts.lookup(domain);
       if (found.kind === "policy" && found.policy.mode !== "none") {
@@ -123,6 +157,8 @@ const DESCRIPTIONS: Partial<Record<TlsResultType, string>> = {
   "certificate-host-mismatch": "the certificate is not valid for the host name",
   "certificate-not-trusted": "the certificate is not trusted",
   "validation-failure": "the MX host is not named by the policy",
+  "tlsa-invalid": "the certificate matches none of the TLSA records",
+  "dnssec-invalid": "its TLSA records could not be had with DNSSEC",
 };
 
 function verdictOf(policy: DestinationPolicy, base: Partial<TlsOutcome>, found: TlsResultType | undefined) {
@@ -166,6 +202,15 @@ export function judgeSession(
     verified: peer.secure && peer.authorized,
     ...(peer.error ? { detail: peer.error } : {}),
   };
+  if (policy.tlsa) {
+    const matched = peer.secure && tlsaMatch(policy.tlsa, peer.chain ?? [], target.hostname);
+    const daneBase = { ...base, verified: matched };
+    return verdictOf(
+      policy,
+      daneBase,
+      !peer.secure ? "starttls-not-supported" : matched ? undefined : "tlsa-invalid",
+    );
+  }
   const stsMismatch = policy.sts !== undefined && !mxMatches(policy.sts, target.hostname);
   return verdictOf(policy, base, failure(peer) ?? (stsMismatch ? "validation-failure" : undefined));
 }

@@ -9,6 +9,18 @@ export interface PeerTls {
   authorized: boolean;
   /** Node's code for why it is not (CERT_HAS_EXPIRED, ERR_TLS_CERT_ALTNAME_INVALID, …). */
   error?: string;
+  /** The certificates the server presented, leaf first, in DER: what DANE's TLSA records are matched with. */
+  chain?: Buffer[];
+}
+
+function chainOf(socket: TLSSocket): Buffer[] {
+  const chain: Buffer[] = [];
+  let cert = socket.getPeerCertificate(true);
+  while (cert?.raw && !chain.some((der) => der.equals(cert.raw))) {
+    chain.push(cert.raw);
+    cert = cert.issuerCertificate;
+  }
+  return chain;
 }
 
 /**
@@ -21,9 +33,10 @@ export function peerTlsOf(connection: SMTPConnection): PeerTls {
   const socket = connection._socket;
   if (!connection.secure || !(socket instanceof TLSSocket)) return { secure: false, authorized: false };
   const error = socket.authorizationError as unknown as (Error & { code?: string }) | string | null;
-  if (socket.authorized) return { secure: true, authorized: true };
+  const chain = chainOf(socket);
+  if (socket.authorized) return { secure: true, authorized: true, chain };
   const code = typeof error === "string" ? error : (error?.code ?? error?.message ?? "unverified");
-  return { secure: true, authorized: false, error: code };
+  return { secure: true, authorized: false, error: code, chain };
 }
 
 /** The CAs a certificate may chain to: the system's, plus the configured extra ones (a private PKI, tests). */
