@@ -1,4 +1,5 @@
 import { createHash, X509Certificate } from "node:crypto";
+import { createDnsCache } from "../dns-cache.ts";
 import { queryTlsa, type TlsaRecord } from "./tlsa-query.ts";
 
 /** What DNSSEC says of an MX host's TLS (RFC 7672 §2.2). */
@@ -23,13 +24,19 @@ export const tlsaText = (records: readonly TlsaRecord[]) =>
  * with the AD bit; no records or an unsigned answer fall back to MTA-STS or opportunistic TLS; a SERVFAIL
  * (what a validating resolver answers for bogus data) or no answer at all keeps the host from being used.
  */
-export function createDane(options: { server: string; timeoutMs: number }) {
+export function createDane(options: { server: string; timeoutMs: number; cacheSeconds: number }) {
+  // Kept like the MX answers (no TTL read: 300 s, or less when configured); failures are never kept.
+  const cache = createDnsCache({ maxEntries: 10_000 });
+  const ttlSeconds = Math.min(300, options.cacheSeconds);
   return {
     async lookup(host: string, port: number): Promise<DaneLookup> {
-      const name = `_${port}._tcp.${host.replace(/\.$/, "")}`;
+      const name = `_${port}._tcp.${host.replace(/\.$/, "").toLowerCase()}`;
       let answer: Awaited<ReturnType<typeof queryTlsa>>;
       try {
-        answer = await queryTlsa(options.server, name, options.timeoutMs);
+        answer = await cache.get(name, async () => {
+          const value = await queryTlsa(options.server, name, options.timeoutMs);
+          return { value, ttlSeconds: value.rcode === RCODE_SERVFAIL ? 0 : ttlSeconds };
+        });
       } catch (error) {
         return { kind: "bogus", detail: (error as Error).message };
       }

@@ -41,7 +41,9 @@ export type { MtaStsOptions } from "./mta-sts.ts";
  */
 export function createTlsPolicies(options: MtaStsOptions & { dane?: { server: string; timeoutMs: number } }) {
   const sts = createMtaSts(options);
-  const dane = options.dane ? createDane(options.dane) : undefined;
+  const dane = options.dane
+    ? createDane({ ...options.dane, cacheSeconds: options.dnsCacheSeconds })
+    : undefined;
   return {
     /**
      * The policy for one MX host: DANE where its TLSA records validate (RFC 7672 ahead of MTA-STS, RFC 8461

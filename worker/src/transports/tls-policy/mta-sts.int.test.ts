@@ -192,6 +192,18 @@ describe("policy discovery and cache", () => {
     expect(result?.tls?.detail).toMatch(/HTTP 404/);
   });
 
+  it("does not take a policy from a host whose certificate does not name mta-sts.<domain>", async () => {
+    // The policy host's certificate names the other test domains' policy hosts, not this one.
+    const { transport } = await start("webpki.test", {});
+    dns.setRecords("mta-sts.webpki.test", [{ type: "A", address: "127.0.0.1" }]);
+    dns.setTxt("_mta-sts.webpki.test", ["v=STSv1; id=1;"]);
+    policyHost.setPolicy("webpki.test", stsPolicy("enforce", ["mx.elsewhere.test"]));
+    const [result] = await transport.send(message("u@webpki.test"));
+    expect(result?.status).toBe("accepted");
+    expect(result?.tls).toMatchObject({ mechanism: "opportunistic", result: "sts-webpki-invalid" });
+    expect(policyHost.fetches("webpki.test")).toBe(0);
+  });
+
   it("without a policy, uses STARTTLS opportunistically whatever the certificate", async () => {
     const { transport } = await start("plain.test", { names: ["other.example"] });
     const [result] = await transport.send(message("u@plain.test"));
