@@ -187,7 +187,8 @@ export function createDirectTransport(options: DirectTransportOptions): MailTran
     let pending = recipients;
     let deferred: RecipientResult[] = [];
     for (const host of route.hosts) {
-      // An enforced MTA-STS policy's unnamed hosts are never connected to.
+      // DANE (when the host's TLSA records validate) replaces the domain's policy for this host; a host
+      // DNSSEC rules out, or one an enforced MTA-STS policy does not name, is never connected to.
       const forHost = await policies.forHost(policy, host.name, port);
       const hostPolicy = "policy" in forHost ? forHost.policy : policy;
       const skipped = "refused" in forHost ? forHost.refused : judgeMx(hostPolicy, host.name);
