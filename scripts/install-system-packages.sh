@@ -35,6 +35,11 @@ PACKAGES=(
   "openjdk-17-jdk-headless javac"
   "maven mvn"
   "curl curl"
+  # DANE tests (issue 32): a DNSSEC-signed zone (ldns-keygen, ldns-signzone) served by nsd and validated by
+  # unbound, test/support/dnssec-dns.ts. Their services are not started; the tests run their own on loopback.
+  "ldnsutils ldns-signzone"
+  "nsd /usr/sbin/nsd"
+  "unbound /usr/sbin/unbound"
   "msmtp msmtp"
   "libsasl2-modules /usr/share/doc/libsasl2-modules"
   # The chart's Argo CD health script (charts/mailroom/files/argocd/health.lua) runs in a Lua 5.1, as Argo CD's

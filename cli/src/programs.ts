@@ -139,6 +139,14 @@ export async function startWorkerProgram(
   observeDatabaseState(metrics.registry, pool);
   // Per-tenant figures and each sending domain's rates, labels bounded (issue 31 item 5, issue 29 item 4).
   observeTenants(metrics.registry, pool);
+  const dane = config.delivery.mode === "direct" && config.dns.validatesDnssec;
+  metrics.daneValidating.set(dane ? 1 : 0);
+  if (config.delivery.mode === "direct" && !dane) {
+    // Said once, not per message: every MX is then judged by MTA-STS or opportunistic TLS alone.
+    logger.warn(
+      "DANE is not checked: MAILROOM_DNS_VALIDATES_DNSSEC is off (no validating resolver declared)",
+    );
+  }
   const worker = await startWorker({
     config,
     pool,

@@ -125,6 +125,7 @@ CREATE TABLE public.emails (
     sandbox boolean DEFAULT false NOT NULL,
     simulated boolean DEFAULT false NOT NULL,
     held_at timestamp with time zone,
+    require_tls boolean DEFAULT false NOT NULL,
     CONSTRAINT emails_has_content CHECK (((html IS NOT NULL) OR (text IS NOT NULL) OR (source = 'smtp'::text))),
     CONSTRAINT emails_source_check CHECK ((source = ANY (ARRAY['api'::text, 'smtp'::text]))),
     CONSTRAINT emails_status_check CHECK ((status = ANY (ARRAY['scheduled'::text, 'queued'::text, 'sending'::text, 'delivered'::text, 'deferred'::text, 'bounced'::text, 'failed'::text, 'canceled'::text]))),

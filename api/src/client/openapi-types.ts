@@ -1061,6 +1061,8 @@ export interface components {
             idempotencyKey?: string;
             /** @description RFC 3339 time, up to 30 days ahead */
             scheduledAt?: string;
+            /** @description REQUIRETLS (RFC 8689): deliver only over TLS with a verified certificate (MTA-STS, or one valid for the MX or relay name); otherwise the email is deferred and then fails with that reason. Default false */
+            requireTls?: boolean;
         };
         SendResult: {
             /** @enum {string} */

@@ -75,6 +75,11 @@ export const VARIABLES: Readonly<Record<string, { programs: ProgramName[]; help:
   MAILROOM_SHAPING_BACKOFF_SECONDS: { programs: WORKER, help: "direct: pause after a rate-limit reply" },
   MAILROOM_SHAPING_BACKOFF_MAX_SECONDS: { programs: WORKER, help: "direct: longest pause, doubling" },
   MAILROOM_SHAPING_MAX_WAIT_SECONDS: { programs: WORKER, help: "direct: wait for a slot, then defer" },
+  MAILROOM_TLS_EXTRA_CA_FILE: {
+    programs: WORKER,
+    help: "CAs trusted besides the system's (MX, MTA-STS, relay)",
+  },
+  MAILROOM_RELAY_ALLOW_UNVERIFIED_TLS: { programs: WORKER, help: "relay: accept an unverified certificate" },
   MAILROOM_RETRY_HORIZON_SECONDS: { programs: WORKER, help: "retry temporary failures this long" },
   MAILROOM_RETRY_BASE_SECONDS: { programs: WORKER, help: "first retry delay, doubled each time" },
   MAILROOM_SIMULATOR_DOMAIN: {
@@ -95,6 +100,7 @@ export const VARIABLES: Readonly<Record<string, { programs: ProgramName[]; help:
     help: "host:port,… for DNS; unset: system resolver",
   },
   MAILROOM_DNS_CACHE_SECONDS: { programs: WORKER, help: "direct: longest reuse of a DNS answer" },
+  MAILROOM_DNS_VALIDATES_DNSSEC: { programs: WORKER, help: "direct: the resolver validates DNSSEC (DANE)" },
   MAILROOM_KEY_ENCRYPTION_KEY: {
     programs: ["run", "api", "worker", "operator", "apply"],
     help: "DKIM key-encryption key: 32 bytes, base64",

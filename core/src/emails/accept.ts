@@ -52,6 +52,7 @@ function inputRows(items: readonly AcceptRequest[], ids: readonly string[]): str
         custom_headers: draft.headers,
         tags: draft.tags,
         scheduled_at: draft.scheduledAt?.toISOString() ?? null,
+        require_tls: draft.requireTls ?? false,
         message_id: draft.messageId ?? null,
         source: source ?? "api",
         simulated: simulated ?? false,
@@ -85,7 +86,7 @@ function acceptSql(withAttachments: boolean, withRaw: boolean): string {
        select * from jsonb_to_recordset($2::jsonb) as r(id uuid, account text, api_key_id text,
          from_header text, from_address text, to_addresses text[], cc_addresses text[], bcc_addresses text[],
          recipients text[], reply_to text[], subject text, html text, text text, category text,
-         custom_headers jsonb, tags jsonb, scheduled_at timestamptz, message_id text, source text, simulated boolean, sandbox boolean, trace jsonb,
+         custom_headers jsonb, tags jsonb, scheduled_at timestamptz, require_tls boolean, message_id text, source text, simulated boolean, sandbox boolean, trace jsonb,
          event_id uuid, idem_key text, idem_sha256 text, n int)
      ), claimed as (
        insert into idempotency_keys (account, key, body_sha256, email_id)
@@ -96,10 +97,11 @@ function acceptSql(withAttachments: boolean, withRaw: boolean): string {
      ), e as (
        insert into emails (id, account, api_key_id, status, from_header, from_address, to_addresses,
                            cc_addresses, bcc_addresses, reply_to, subject, html, text, category, custom_headers,
-                           tags, scheduled_at, message_id_header, source, simulated, sandbox, pending_recipients)
+                           tags, scheduled_at, require_tls, message_id_header, source, simulated, sandbox,
+                           pending_recipients)
        select id, account, api_key_id, case when scheduled_at is null then 'queued' else 'scheduled' end,
               from_header, from_address, to_addresses, cc_addresses, bcc_addresses, reply_to, subject, html,
-              text, category, custom_headers, tags, scheduled_at,
+              text, category, custom_headers, tags, scheduled_at, require_tls,
               coalesce(message_id, '<' || id || '@' || $1 || '>'), source, simulated, sandbox, recipients
        from r where idem_key is null or id in (select email_id from claimed)
        order by n

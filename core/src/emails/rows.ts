@@ -16,6 +16,7 @@ export interface EmailRow {
   custom_headers: Record<string, string>;
   tags: Tag[];
   scheduled_at: Date | null;
+  require_tls: boolean;
   subject: string;
   html: string | null;
   text: string | null;
@@ -48,6 +49,7 @@ export function toEmailRecord(row: EmailRow): EmailRecord {
     headers: row.custom_headers,
     tags: row.tags,
     scheduledAt: row.scheduled_at,
+    requireTls: row.require_tls,
     subject: row.subject,
     html: row.html,
     text: row.text,

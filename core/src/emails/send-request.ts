@@ -37,6 +37,8 @@ export interface SendRequestBody {
   tags?: Tag[];
   idempotencyKey?: string;
   scheduledAt?: string;
+  /** REQUIRETLS (RFC 8689): deliver only over verified TLS. */
+  requireTls?: boolean;
 }
 
 export const MAX_SUBJECT_LENGTH = MAX_HEADER_VALUE_LENGTH;
@@ -120,6 +122,9 @@ export function normalizeSendRequest(
     throw invalid("html", "give html, text or both");
   const category = body.category ?? "transactional";
   if (HEADER_BREAK.test(category)) throw invalid("category", "must not contain CR, LF or NUL");
+  if (body.requireTls !== undefined && typeof body.requireTls !== "boolean") {
+    throw invalid("requireTls", "must be true or false");
+  }
   const idempotencyKey = resolveIdempotencyKey(body.idempotencyKey, options.headerIdempotencyKey);
   return {
     draft: {
@@ -137,6 +142,7 @@ export function normalizeSendRequest(
       attachments: validateAttachments(body.attachments),
       tags: validateTags(body.tags),
       scheduledAt: validateScheduledAt(body.scheduledAt, options.now ?? new Date()),
+      ...(body.requireTls ? { requireTls: true } : {}),
     },
     idempotencyKey,
     bodySha256: idempotencyKey === undefined ? undefined : canonicalBodyHash(body),

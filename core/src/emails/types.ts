@@ -42,6 +42,8 @@ export interface EmailDraft {
   tags: Tag[];
   /** When set, the email is `scheduled` and leaves at this time. */
   scheduledAt?: Date | undefined;
+  /** REQUIRETLS (RFC 8689): the email leaves only over verified TLS, or fails with that reason. */
+  requireTls?: boolean | undefined;
   /** A message submitted over SMTP, sent as written (the fields above then only describe it for the log). */
   raw?: Buffer | undefined;
   /** The Message-ID header the client gave; absent, Mailroom makes one from the email id. */
@@ -92,6 +94,8 @@ export interface EmailRecord {
   headers: Record<string, string>;
   tags: Tag[];
   scheduledAt: Date | null;
+  /** REQUIRETLS (RFC 8689): delivered only over verified TLS. */
+  requireTls: boolean;
   subject: string;
   html: string | null;
   text: string | null;

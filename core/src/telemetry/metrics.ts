@@ -114,6 +114,22 @@ export function createWorkerMetrics(registry: Registry = createProgramRegistry("
       labelNames: ["outcome", "reason", "transport"] as const,
       registers: [registry],
     }),
+    daneValidating: new Gauge({
+      name: "mailroom_delivery_dane_validating",
+      help:
+        "1 when direct delivery honours DANE (MAILROOM_DNS_VALIDATES_DNSSEC: the resolver validates " +
+        "DNSSEC), 0 when TLSA records go unchecked (relay mode, or a resolver not declared validating).",
+      registers: [registry],
+    }),
+    deliveryTls: new Counter({
+      name: "mailroom_delivery_tls_total",
+      help:
+        "SMTP sessions of delivery attempts by the rule that checked their TLS (mechanism: mta-sts, dane, " +
+        "opportunistic, relay) and the outcome in RFC 8460's result types (success, starttls-not-supported, " +
+        "certificate-expired, certificate-host-mismatch, certificate-not-trusted, validation-failure, …).",
+      labelNames: ["mechanism", "result"] as const,
+      registers: [registry],
+    }),
     // A relay on the same network answers in 5-50 ms; a remote MX with greylisting or a slow TLS handshake
     // takes seconds, and the transport gives up after its timeout (tens of seconds).
     deliveryDuration: new Histogram({
@@ -157,14 +173,6 @@ export function createWorkerMetrics(registry: Registry = createProgramRegistry("
     domainVerificationLost: new Counter({
       name: "mailroom_domain_verification_lost_total",
       help: "Verified domains that a recheck found no longer verified (a DNS record disappeared or changed).",
-      registers: [registry],
-    }),
-    deliveryTls: new Counter({
-      name: "mailroom_delivery_tls_total",
-      help:
-        "Delivery sessions by how their TLS was checked (mechanism: mta-sts, dane, opportunistic, relay) and " +
-        "the RFC 8460 result (success or the failure's result type).",
-      labelNames: ["mechanism", "result"] as const,
       registers: [registry],
     }),
     tlsRecordFailures: new Counter({

@@ -5,3 +5,5 @@ export { ensureLocalCertificates } from "./local-ca.ts";
 // Used by tests only: knip's production run ignores `@internal`; its full run still requires a user.
 /** @internal */
 export type { LocalTlsFiles } from "./local-ca.ts";
+/** @internal */
+export { createTestCa, type TestCa } from "./test-ca.ts";

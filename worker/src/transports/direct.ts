@@ -4,6 +4,13 @@ import { createMxResolver, type MxResolver } from "./mx-resolver.ts";
 import { failureResult, type SmtpError, toRecipientResults } from "./results.ts";
 import { createSessionPool, type SessionPool, type SessionTarget } from "./session-pool.ts";
 import { createShaper, type ShapedSlot, type ShaperOptions } from "./shaping/index.ts";
+import {
+  createTlsPolicies,
+  type DestinationPolicy,
+  judgeMx,
+  judgeSession,
+  trustedCas,
+} from "./tls-policy/index.ts";
 import { type MailTransport, type OutboundMessage, type RecipientResult, sendEachEnvelope } from "./types.ts";
 
 /** Options for delivering straight to each recipient domain's MX hosts. */
@@ -32,6 +39,15 @@ export interface DirectTransportOptions {
   allowedCidrs?: readonly string[];
   /** Limits and adaptive backoff per destination, an MX host or a provider group of them (ADR 0059). */
   shaping: ShaperOptions;
+  /** CA certificates (PEM) trusted besides the system's, for MX hosts and MTA-STS policy hosts. */
+  extraCas?: readonly string[];
+  /**
+   * The resolvers validate DNSSEC and set the AD bit (`MAILROOM_DNS_VALIDATES_DNSSEC`): MX hosts' TLSA
+   * records are then honoured (DANE, RFC 7672), asked of the first of `dnsServers`.
+   */
+  dnssecValidating?: boolean;
+  /** Port of every MTA-STS policy host: 443 in production, a test server's port in tests. */
+  mtaStsPort?: number;
 }
 
 function domainOf(recipient: string): string | undefined {
@@ -50,6 +66,18 @@ function groupByDomain(recipients: readonly string[]) {
   return { groups, invalid };
 }
 
+/** A recipient deferred because the session did not meet the destination's TLS policy. */
+const refusedByPolicy = (
+  recipient: string,
+  response: string,
+  tls: RecipientResult["tls"],
+): RecipientResult => ({
+  recipient,
+  status: "temporary",
+  response,
+  ...(tls ? { tls } : {}),
+});
+
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
@@ -66,6 +94,20 @@ export function createDirectTransport(options: DirectTransportOptions): MailTran
     timeoutMs: options.dnsTimeoutMs ?? 5_000,
     cacheSeconds: options.dnsCacheSeconds,
   });
+  const cas = trustedCas(options.extraCas ?? []);
+  const policies = createTlsPolicies({
+    dnsServers: options.dnsServers,
+    dnsTimeoutMs: options.dnsTimeoutMs ?? 5_000,
+    dnsCacheSeconds: options.dnsCacheSeconds,
+    resolveAddresses: (host) => resolver.resolveAddresses(host),
+    refusalOf: (address) => guard.refusalOf(address),
+    ca: options.extraCas ?? [],
+    port: options.mtaStsPort ?? 443,
+    timeoutMs: options.connectTimeoutMs ?? 30_000,
+    ...(options.dnssecValidating && options.dnsServers[0]
+      ? { dane: { server: options.dnsServers[0], timeoutMs: options.dnsTimeoutMs ?? 5_000 } }
+      : {}),
+  });
   const pool: SessionPool = createSessionPool({
     // Sessions are pooled per destination, under its shaping's concurrency (each acquire says how many).
     maxSessionsPerDomain: 1,
@@ -75,10 +117,11 @@ export function createDirectTransport(options: DirectTransportOptions): MailTran
       // SNI needs a name; the MX name is what a receiving server's certificate would carry.
       ...(isIP(target.hostname) ? {} : { servername: target.hostname }),
       name: options.heloName,
-      // Opportunistic TLS (RFC 3207 for MX delivery): use STARTTLS when offered, but MX certificates
-      // are rarely valid for their names, and refusing them would only push the mail to plain text.
+      // STARTTLS whenever offered, never refusing a certificate during the handshake: MX certificates are
+      // often not valid for their names, and refusing them would only push the mail to plain text. Where a
+      // policy (MTA-STS, REQUIRETLS) asks for more, the open session is judged (`tls-policy/`).
       opportunisticTLS: true,
-      tls: { rejectUnauthorized: false },
+      tls: { rejectUnauthorized: false, ...(cas ? { ca: cas } : {}) },
       connectionTimeout: options.connectTimeoutMs ?? 30_000,
       greetingTimeout: options.connectTimeoutMs ?? 30_000,
       socketTimeout: options.socketTimeoutMs ?? 120_000,
@@ -96,6 +139,7 @@ export function createDirectTransport(options: DirectTransportOptions): MailTran
    * destination, while the host's other addresses are the same one.
    */
   const transaction = (
+    destination: { domain: string; policy: DestinationPolicy },
     target: SessionTarget,
     envelope: { from: string; to: string[] },
     message: OutboundMessage,
@@ -103,12 +147,21 @@ export function createDirectTransport(options: DirectTransportOptions): MailTran
     shaper.run(
       target.hostname,
       envelope.to,
-      (slot) => exchange(slot, { ...target, maxMessages: slot.messagesPerConnection }, envelope, message),
+      (slot) =>
+        exchange(
+          slot,
+          destination,
+          { ...target, maxMessages: slot.messagesPerConnection },
+          envelope,
+          message,
+        ),
       (results) => ({ connected: true, results }),
     );
 
+  /** The transaction on a pooled session, once its TLS has been judged against the destination's policy. */
   async function exchange(
     slot: ShapedSlot,
+    { policy }: { domain: string; policy: DestinationPolicy },
     target: SessionTarget,
     envelope: { from: string; to: string[] },
     message: OutboundMessage,
@@ -119,14 +172,25 @@ export function createDirectTransport(options: DirectTransportOptions): MailTran
     } catch (error) {
       return { connected: false, results: toRecipientResults(envelope.to, { error: error as SmtpError }) };
     }
+    const { outcome: tls, refusal } = judgeSession(policy, target, lease.tls);
+    const withTls = (results: RecipientResult[]) => results.map((r) => ({ ...r, tls }));
+    if (refusal) {
+      // Nothing was sent: the session stays usable for mail that does not need what it lacks.
+      lease.release(true);
+      return {
+        connected: true,
+        results: envelope.to.map((recipient) => refusedByPolicy(recipient, refusal, tls)),
+      };
+    }
     try {
       const info = await lease.send(envelope, message);
       lease.release(true);
-      return { connected: true, results: toRecipientResults(envelope.to, { info }) };
+      return { connected: true, results: withTls(toRecipientResults(envelope.to, { info })) };
     } catch (error) {
       // After a failed transaction the session's state is unknown (MAIL FROM may still be open): drop it.
       lease.release(false);
-      return { connected: true, results: toRecipientResults(envelope.to, { error: error as SmtpError }) };
+      const results = toRecipientResults(envelope.to, { error: error as SmtpError });
+      return { connected: true, results: withTls(results) };
     }
   }
 
@@ -135,8 +199,12 @@ export function createDirectTransport(options: DirectTransportOptions): MailTran
    * after another on the destination's pooled sessions; `connected` is false when no session could be had there,
    * and then the remaining envelopes share that failure rather than each waiting out a connect timeout.
    */
-  const attempt = (target: SessionTarget, message: OutboundMessage, to: string[]) =>
-    sendEachEnvelope(message, to, (envelope) => transaction(target, envelope, message));
+  const attempt = (
+    destination: { domain: string; policy: DestinationPolicy },
+    target: SessionTarget,
+    message: OutboundMessage,
+    to: string[],
+  ) => sendEachEnvelope(message, to, (envelope) => transaction(destination, target, envelope, message));
 
   async function deliverToDomain(domain: string, recipients: string[], message: OutboundMessage) {
     const route = await resolver.resolveRoute(domain);
@@ -144,10 +212,21 @@ export function createDirectTransport(options: DirectTransportOptions): MailTran
       const { status, code, response } = route;
       return recipients.map((recipient) => ({ recipient, status, ...(code ? { code } : {}), response }));
     }
+    const policy = await policies.forDomain(domain, message.requireTls === true);
     const settled: RecipientResult[] = [];
     let pending = recipients;
     let deferred: RecipientResult[] = [];
     for (const host of route.hosts) {
+      // DANE (when the host's TLSA records validate) replaces the domain's policy for this host; a host
+      // DNSSEC rules out, or one an enforced MTA-STS policy does not name, is never connected to.
+      const forHost = await policies.forHost(policy, host.name, port);
+      const hostPolicy = "policy" in forHost ? forHost.policy : policy;
+      const skipped = "refused" in forHost ? forHost.refused : judgeMx(hostPolicy, host.name);
+      const skip = skipped?.refusal;
+      if (skipped && skip) {
+        deferred = pending.map((r) => ({ ...refusedByPolicy(r, skip, skipped.outcome), mx: host.name }));
+        continue;
+      }
       let addresses: string[];
       try {
         addresses = await resolver.resolveAddresses(host.name);
@@ -167,7 +246,8 @@ export function createDirectTransport(options: DirectTransportOptions): MailTran
       }
       // The addresses of one host are alternatives for reaching it; once it answers, move to the next host.
       for (const address of addresses) {
-        const outcome = await attempt({ address, port, hostname: host.name }, message, pending);
+        const target = { address, port, hostname: host.name };
+        const outcome = await attempt({ domain, policy: hostPolicy }, target, message, pending);
         const results = outcome.results.map((r) => ({ ...r, mx: host.name }));
         settled.push(...results.filter((r) => r.status !== "temporary"));
         deferred = results.filter((r) => r.status === "temporary");

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { createDirectTransport } from "./direct.ts";
 import { createRelayTransport } from "./relay.ts";
 import type { ShapingConfig, ShapingMetrics } from "./shaping/index.ts";
@@ -10,8 +11,10 @@ export interface TransportConfig {
   delivery: {
     mode: "relay" | "direct";
     directAllowedCidrs: readonly string[];
+    extraCaFile?: string | undefined;
+    relayAllowUnverifiedTls: boolean;
   };
-  dns: { servers: readonly string[]; cacheSeconds: number };
+  dns: { servers: readonly string[]; cacheSeconds: number; validatesDnssec: boolean };
   shaping: ShapingConfig;
   smtp: { url: string; hostname: string };
   worker: { concurrency: number };
@@ -24,6 +27,8 @@ export interface TransportConfig {
  * destination's `shaping` (whose deferrals and backoffs `metrics` counts, when given).
  */
 export function createTransport(config: TransportConfig, metrics?: ShapingMetrics): MailTransport {
+  // Read once at start: a CA bundle is changed by a restart, like the rest of the configuration.
+  const extraCa = config.delivery.extraCaFile ? readFileSync(config.delivery.extraCaFile, "utf8") : undefined;
   if (config.delivery.mode === "direct") {
     return createDirectTransport({
       dnsServers: config.dns.servers,
@@ -31,11 +36,15 @@ export function createTransport(config: TransportConfig, metrics?: ShapingMetric
       allowedCidrs: config.delivery.directAllowedCidrs,
       heloName: config.smtp.hostname,
       shaping: { ...config.shaping, metrics },
+      dnssecValidating: config.dns.validatesDnssec,
+      ...(extraCa ? { extraCas: [extraCa] } : {}),
     });
   }
   return createRelayTransport({
     url: config.smtp.url,
     maxConnections: config.worker.concurrency,
     heloName: config.smtp.hostname,
+    allowUnverifiedTls: config.delivery.relayAllowUnverifiedTls,
+    ...(extraCa ? { ca: extraCa } : {}),
   });
 }

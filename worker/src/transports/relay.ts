@@ -1,6 +1,8 @@
 import { type SmtpError, type SmtpSendInfo, toRecipientResults } from "./results.ts";
 import { createSessionPool, type SessionTarget } from "./session-pool.ts";
-import { type MailTransport, type OutboundMessage, sendEachEnvelope } from "./types.ts";
+import { judgeHandshakeFailure, judgeSession, relayPolicy } from "./tls-policy/index.ts";
+import type { MailTransport, OutboundMessage, RecipientResult } from "./types.ts";
+import { sendEachEnvelope } from "./types.ts";
 
 /** Options for handing every message to one smarthost. */
 export interface RelayTransportOptions {
@@ -12,6 +14,11 @@ export interface RelayTransportOptions {
   heloName?: string;
   /** Extra CA certificates to trust for the smarthost (a private relay); the system store otherwise. */
   ca?: string | Buffer;
+  /**
+   * Accept a relay certificate that does not verify (`MAILROOM_RELAY_ALLOW_UNVERIFIED_TLS`): off by default,
+   * since the relay is given credentials and every message. A message with `requireTls` still needs one.
+   */
+  allowUnverifiedTls?: boolean;
   connectTimeoutMs?: number;
   socketTimeoutMs?: number;
 }
@@ -60,7 +67,8 @@ export function createRelayTransport(options: RelayTransportOptions): MailTransp
       port: target.port,
       secure,
       ...(options.heloName ? { name: options.heloName } : {}),
-      ...(options.ca ? { tls: { ca: options.ca } } : {}),
+      // Refused during the handshake, before AUTH could send the relay's credentials to an impostor.
+      tls: { rejectUnauthorized: !options.allowUnverifiedTls, ...(options.ca ? { ca: options.ca } : {}) },
       connectionTimeout: timeout,
       greetingTimeout: timeout,
       socketTimeout: options.socketTimeoutMs ?? 60_000,
@@ -72,27 +80,40 @@ export function createRelayTransport(options: RelayTransportOptions): MailTransp
   });
 
   type Outcome = { info: SmtpSendInfo } | { error: SmtpError };
+  type Attempt = { outcome: Outcome; lost: boolean; connected: boolean; tls?: RecipientResult["tls"] };
 
   /** One transaction on a pooled session; `lost` when the session ended without an SMTP reply. */
   async function attempt(
     envelope: { from: string; to: string[] },
     message: OutboundMessage,
-  ): Promise<{ outcome: Outcome; lost: boolean; connected: boolean }> {
+  ): Promise<Attempt> {
+    const policy = relayPolicy(target.hostname, message.requireTls === true);
     let lease: Awaited<ReturnType<typeof pool.acquire>>;
     try {
       lease = await pool.acquire(RELAY, target);
     } catch (error) {
-      return { outcome: { error: error as SmtpError }, lost: false, connected: false };
+      const tls = judgeHandshakeFailure(policy, target, error as SmtpError);
+      return {
+        outcome: { error: error as SmtpError },
+        lost: false,
+        connected: false,
+        ...(tls ? { tls } : {}),
+      };
+    }
+    const { outcome: tls, refusal } = judgeSession(policy, target, lease.tls);
+    if (refusal) {
+      lease.release(true);
+      return { outcome: { error: { message: refusal } }, lost: false, connected: true, tls };
     }
     try {
       const info = await lease.send(envelope, message);
       lease.release(true);
-      return { outcome: { info: info as unknown as SmtpSendInfo }, lost: false, connected: true };
+      return { outcome: { info: info as unknown as SmtpSendInfo }, lost: false, connected: true, tls };
     } catch (caught) {
       // After a failed transaction the session's state is unknown (MAIL FROM may still be open): drop it.
       lease.release(false);
       const error = caught as SmtpError;
-      return { outcome: { error }, lost: error.responseCode === undefined, connected: true };
+      return { outcome: { error }, lost: error.responseCode === undefined, connected: true, tls };
     }
   }
 
@@ -105,7 +126,9 @@ export function createRelayTransport(options: RelayTransportOptions): MailTransp
         // one, as nodemailer's pool did (maxRequeues 1); a second loss is reported and the delivery's own
         // retry takes over rather than hammering a failing relay.
         if (tried.lost) tried = await attempt(envelope, message);
-        return { connected: tried.connected, results: toRecipientResults(envelope.to, tried.outcome) };
+        const results = toRecipientResults(envelope.to, tried.outcome);
+        const { tls } = tried;
+        return { connected: tried.connected, results: tls ? results.map((r) => ({ ...r, tls })) : results };
       });
       const byRecipient = new Map(results.map((r) => [r.recipient, r]));
       return message.envelope.to.flatMap((recipient) => byRecipient.get(recipient) ?? []);

@@ -3,6 +3,7 @@ import SMTPConnection, {
   type SMTPConnectionSendInfo,
 } from "nodemailer/lib/smtp-connection";
 import { extensionsOf, type HopExtensions, planFor, withRefused } from "./next-hop.ts";
+import { type PeerTls, peerTlsOf } from "./tls-policy/index.ts";
 import type { OutboundMessage } from "./types.ts";
 
 /** One address of one MX host. `hostname` is the MX name, used for SNI and in results. */
@@ -29,6 +30,8 @@ export interface SessionPoolOptions {
 
 /** A session lent out for one transaction; `release` must be called exactly once. */
 export interface SessionLease {
+  /** What the session's TLS handshake established, for the destination's policy to judge (`tls-policy/`). */
+  readonly tls: PeerTls;
   /** One transaction, in the form the session's EHLO allows (`next-hop.ts`). */
   send(envelope: { from: string; to: string[] }, message: OutboundMessage): Promise<SMTPConnectionSendInfo>;
   /** Returns the session for reuse, or closes it when the transaction went wrong. */
@@ -50,6 +53,7 @@ interface Session {
   connection: SMTPConnection;
   /** What the server's EHLO offered (after STARTTLS, when there was one). */
   extensions: HopExtensions;
+  tls: PeerTls;
   messages: number;
   maxMessages: number;
   closed: boolean;
@@ -106,6 +110,7 @@ export function createSessionPool(options: SessionPoolOptions): SessionPool {
         key: targetKey(target),
         connection,
         extensions: extensionsOf(false),
+        tls: { secure: false, authorized: false },
         messages: 0,
         maxMessages: target.maxMessages ?? options.maxMessagesPerSession,
         closed: false,
@@ -131,6 +136,7 @@ export function createSessionPool(options: SessionPoolOptions): SessionPool {
         if (error) return fail(error);
         // Right after connecting, the last reply is the EHLO's (the one after STARTTLS, when there was one).
         session.extensions = extensionsOf(connection.lastServerResponse);
+        session.tls = peerTlsOf(connection);
         // As nodemailer's pool: log in only where the server offers AUTH.
         if (!options.auth || !connection.allowsAuth) return ready();
         connection.login(options.auth, (failed) => (failed ? fail(failed) : ready()));
@@ -138,6 +144,7 @@ export function createSessionPool(options: SessionPoolOptions): SessionPool {
     });
 
   const lease = (state: DomainState, session: Session): SessionLease => ({
+    tls: session.tls,
     async send(envelope, message) {
       const plan = await planFor(session.extensions, envelope, message);
       if (plan.to.length === 0) {

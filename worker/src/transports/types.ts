@@ -14,6 +14,11 @@ export interface OutboundMessage {
   eightBit?: { headers: boolean; body: boolean };
   /** The same message in 7 bits, signed: for a next hop without 8BITMIME or SMTPUTF8 (`next-hop.ts`). */
   sevenBit?: () => Promise<Buffer>;
+  /**
+   * REQUIRETLS (RFC 8689): the message leaves only over TLS whose certificate was verified (MTA-STS, or a
+   * certificate valid for the MX or relay name); otherwise it is deferred with that reason, then fails.
+   */
+  requireTls?: boolean;
   /** Which attempt of the email this is (1 for the first): the simulator's soft-bounced@ fails only the first. */
   attempt?: number;
 }

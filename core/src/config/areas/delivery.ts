@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { parseCidrList } from "../../net/index.ts";
-import { type AreaEnv, cidrList, port } from "./kinds.ts";
+import { type AreaEnv, bool, cidrList, optionalPath, port } from "./kinds.ts";
 
 /** The worker and how it delivers: relay or direct, retries. */
 export const variables = {
@@ -11,6 +11,8 @@ export const variables = {
   MAILROOM_WORKER_DEAD_AFTER_SECONDS: z.coerce.number().min(1).max(3600).default(30),
   MAILROOM_DELIVERY_MODE: z.enum(["relay", "direct"]).default("relay"),
   MAILROOM_DIRECT_ALLOWED_CIDRS: cidrList,
+  MAILROOM_TLS_EXTRA_CA_FILE: optionalPath,
+  MAILROOM_RELAY_ALLOW_UNVERIFIED_TLS: bool.default(false),
   MAILROOM_RETRY_HORIZON_SECONDS: z.coerce
     .number()
     .int()
@@ -33,6 +35,9 @@ export function build(e: AreaEnv<typeof variables>) {
       directAllowedCidrs: e.MAILROOM_DIRECT_ALLOWED_CIDRS
         ? parseCidrList(e.MAILROOM_DIRECT_ALLOWED_CIDRS)
         : [],
+      /** PEM bundle trusted besides the system's CAs: MX hosts, MTA-STS policy hosts and the relay. */
+      extraCaFile: e.MAILROOM_TLS_EXTRA_CA_FILE,
+      relayAllowUnverifiedTls: e.MAILROOM_RELAY_ALLOW_UNVERIFIED_TLS,
       retry: {
         baseDelaySeconds: e.MAILROOM_RETRY_BASE_SECONDS,
         maxDelaySeconds: 4 * 3600,

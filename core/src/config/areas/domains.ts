@@ -8,6 +8,7 @@ export const variables = {
     .regex(/^\s*[^,\s]+(\s*,\s*[^,\s]+)*\s*$/, "a comma-separated list of host:port")
     .optional(),
   MAILROOM_DNS_CACHE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
+  MAILROOM_DNS_VALIDATES_DNSSEC: bool.default(false),
   MAILROOM_KEY_ENCRYPTION_KEY: z
     .string()
     .refine((v) => Buffer.from(v, "base64").length === 32, "must be 32 bytes, base64-encoded")
@@ -35,6 +36,8 @@ export function build(e: AreaEnv<typeof variables>) {
         .map((s) => s.trim())
         .filter(Boolean),
       cacheSeconds: e.MAILROOM_DNS_CACHE_SECONDS,
+      /** The first of `servers` validates DNSSEC and sets the AD bit: direct delivery honours DANE. */
+      validatesDnssec: e.MAILROOM_DNS_VALIDATES_DNSSEC,
     },
     keyEncryption: {
       key: e.MAILROOM_KEY_ENCRYPTION_KEY ? Buffer.from(e.MAILROOM_KEY_ENCRYPTION_KEY, "base64") : undefined,

@@ -75,6 +75,11 @@ export const sendEmailSchema = {
     },
     idempotencyKey: { type: "string", description: "Makes a retry safe; also accepted as Idempotency-Key" },
     scheduledAt: { type: "string", description: "RFC 3339 time, up to 30 days ahead" },
+    requireTls: {
+      type: "boolean",
+      description:
+        "REQUIRETLS (RFC 8689): deliver only over TLS with a verified certificate (MTA-STS, or one valid for the MX or relay name); otherwise the email is deferred and then fails with that reason. Default false",
+    },
   },
 } as const;
 
