@@ -66,6 +66,7 @@ CREATE FUNCTION public.mailroom_append_email_events(p_email_ids uuid[], p_event_
 begin
   insert into email_events (email_id, type, detail)
   select u.id, u.state, coalesce(u.detail, '{}') from unnest(p_email_ids, p_states, p_details) as u(id, state, detail);
+  perform mailroom_count_email_stats(p_email_ids, p_states, p_details); -- the overview's counters (ADR 0060)
   -- `sending` and `rescheduled` are internal steps, and `delayed` (a late soft bounce) is news for the
   -- timeline only: none is a webhook event. `complained` is not a state but is one (issue 17). Most
   -- accounts have no endpoint: an index probe per account and state answers that.
@@ -312,6 +313,53 @@ begin
     and ((c.period = 'second' and c.window_start = v_second and p_per_second is not null)
       or (c.period = 'day' and c.window_start = v_day and p_per_day is not null));
   return query select 'ok', v_day_sent + p_sent, v_day;
+end
+$$;
+
+--
+-- Name: mailroom_count_email_stats(uuid[], text[], jsonb[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_count_email_stats(p_email_ids uuid[], p_states text[], p_details jsonb[]) RETURNS void
+    LANGUAGE plpgsql
+    SET plan_cache_mode TO 'force_generic_plan'
+    AS $$
+begin
+  -- The accept, the claim's `sending`, a cancel and the rest count nothing: no probe of `emails` for them.
+  if not (p_states && array['delivered', 'bounced', 'complained', 'failed', 'deferred']) then
+    return;
+  end if;
+  insert into email_stats as s (account, dimension, hour, value, sent, delivered, bounced, complained, failed,
+                                deferred, latency)
+  select e.account, d.dimension, date_trunc('hour', now(), 'UTC'), d.value,
+         count(*) filter (where u.state = 'delivered'
+                            or (u.state = 'bounced' and coalesce((u.detail->>'later')::boolean, false) = false)),
+         count(*) filter (where u.state = 'delivered'),
+         count(*) filter (where u.state = 'bounced'),
+         count(*) filter (where u.state = 'complained'),
+         count(*) filter (where u.state = 'failed'),
+         count(*) filter (where u.state = 'deferred'),
+         mailroom_stats_histogram(array_agg(
+           width_bucket((extract(epoch from now() - greatest(e.created_at, e.scheduled_at)) * 1000)::float8,
+                        mailroom_stats_latency_bounds()::float8[]) + 1) filter (where u.state = 'delivered'))
+  from unnest(p_email_ids, p_states, p_details) as u(id, state, detail)
+  -- A probe per email (`offset 0`), never a join the generic plan could turn into a scan.
+  cross join lateral (select * from emails where id = u.id offset 0) as e
+  cross join lateral (
+    select '' as dimension, '' as value
+    union all select 'domain', lower(split_part(e.from_address, '@', 2))
+    union all select 'category', e.category
+    union all select 'tag', (t->>'name') || ':' || (t->>'value') from jsonb_array_elements(e.tags) as t
+  ) as d
+  where u.state in ('delivered', 'bounced', 'complained', 'failed', 'deferred')
+    and not e.simulated and not e.sandbox
+  group by e.account, d.dimension, d.value
+  order by e.account, d.dimension, d.value
+  on conflict (account, dimension, hour, value) do update
+    set sent = s.sent + excluded.sent, delivered = s.delivered + excluded.delivered,
+        bounced = s.bounced + excluded.bounced, complained = s.complained + excluded.complained,
+        failed = s.failed + excluded.failed, deferred = s.deferred + excluded.deferred,
+        latency = mailroom_stats_add(s.latency, excluded.latency);
 end
 $$;
 
@@ -731,6 +779,40 @@ end
 $$;
 
 --
+-- Name: mailroom_stats_add(integer[], integer[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_stats_add(p_a integer[], p_b integer[]) RETURNS integer[]
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+  select coalesce(array_agg(coalesce(u.a, 0) + coalesce(u.b, 0) order by u.n), '{}')
+  from unnest(p_a, p_b) with ordinality as u(a, b, n)
+$$;
+
+--
+-- Name: mailroom_stats_histogram(integer[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_stats_histogram(p_buckets integer[]) RETURNS integer[]
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+  select array_agg((select count(*) from unnest(p_buckets) as b where b = i)::integer order by i)
+  from generate_series(1, cardinality(mailroom_stats_latency_bounds()) + 1) as i
+$$;
+
+--
+-- Name: mailroom_stats_latency_bounds(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_stats_latency_bounds() RETURNS integer[]
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+  select array[50, 100, 200, 300, 500, 750, 1000, 1500, 2000, 3000, 5000, 7500, 10000, 15000, 20000, 30000,
+               45000, 60000, 90000, 120000, 180000, 300000, 600000, 900000, 1800000, 3600000, 7200000,
+               14400000, 43200000, 86400000]
+$$;
+
+--
 -- Name: mailroom_uuidv7_floor(timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -958,6 +1040,16 @@ begin
   raise exception 'template versions are immutable' using errcode = 'P0001';
 end;
 $$;
+
+--
+-- Name: mailroom_stats_sum(integer[]); Type: AGGREGATE; Schema: public; Owner: -
+--
+
+CREATE AGGREGATE public.mailroom_stats_sum(integer[]) (
+    SFUNC = public.mailroom_stats_add,
+    STYPE = integer[],
+    INITCOND = '{}'
+);
 
 --
 -- Name: account_send_counters; Type: TABLE; Schema: public; Owner: -
@@ -1212,6 +1304,25 @@ CREATE TABLE public.email_events_default (
 CREATE TABLE public.email_raw_messages (
     email_id uuid NOT NULL,
     content bytea NOT NULL
+);
+
+--
+-- Name: email_stats; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.email_stats (
+    account text NOT NULL,
+    dimension text NOT NULL,
+    hour timestamp with time zone NOT NULL,
+    value text NOT NULL,
+    sent integer DEFAULT 0 NOT NULL,
+    delivered integer DEFAULT 0 NOT NULL,
+    bounced integer DEFAULT 0 NOT NULL,
+    complained integer DEFAULT 0 NOT NULL,
+    failed integer DEFAULT 0 NOT NULL,
+    deferred integer DEFAULT 0 NOT NULL,
+    latency integer[] NOT NULL,
+    CONSTRAINT email_stats_dimension_check CHECK ((dimension = ANY (ARRAY[''::text, 'domain'::text, 'category'::text, 'tag'::text])))
 );
 
 --
@@ -1646,6 +1757,13 @@ ALTER TABLE ONLY public.email_attachments
 
 ALTER TABLE ONLY public.email_raw_messages
     ADD CONSTRAINT email_raw_messages_pkey PRIMARY KEY (email_id);
+
+--
+-- Name: email_stats email_stats_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_stats
+    ADD CONSTRAINT email_stats_pkey PRIMARY KEY (account, dimension, hour, value);
 
 --
 -- Name: emails emails_pkey; Type: CONSTRAINT; Schema: public; Owner: -

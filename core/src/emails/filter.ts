@@ -23,7 +23,8 @@ const DEFAULT_LIMIT = 20;
 
 const invalid = (message: string) => new MailroomError("validation_error", message);
 
-function time(field: string, value: string | undefined): Date | undefined {
+/** A query string's RFC 3339 time, or `validation_error` naming the field (the log's and the stats' filters). */
+export function queryTime(field: string, value: string | undefined): Date | undefined {
   if (value === undefined) return undefined;
   const at = new Date(value);
   if (Number.isNaN(at.getTime())) throw invalid(`${field}: an RFC 3339 time`);
@@ -61,7 +62,7 @@ export function normalizeEmailFilter(query: EmailListQuery): EmailFilter {
     from: address("from", query.from),
     category: query.category,
     tag: tagName && tagValue ? { name: tagName, value: tagValue } : undefined,
-    since: time("since", query.since),
-    until: time("until", query.until),
+    since: queryTime("since", query.since),
+    until: queryTime("until", query.until),
   };
 }
