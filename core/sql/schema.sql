@@ -3,6 +3,18 @@
 -- function file and regenerate; `make check-generated` fails while this file is not current.
 
 --
+-- Name: pg_trgm; Type: EXTENSION; Schema: -; Owner: -
+--
+
+CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
+
+--
+-- Name: EXTENSION pg_trgm; Type: COMMENT; Schema: -; Owner: -
+--
+
+COMMENT ON EXTENSION pg_trgm IS 'text similarity measurement and index searching based on trigrams';
+
+--
 -- Name: mailroom_webhook_claim; Type: TYPE; Schema: public; Owner: -
 --
 
@@ -460,6 +472,17 @@ CREATE FUNCTION public.mailroom_email_event_partition_bounds() RETURNS TABLE(nam
   from pg_inherits i join pg_class c on c.oid = i.inhrelid
   where i.inhparent = 'email_events'::regclass
     and pg_get_expr(c.relpartbound, c.oid) <> 'DEFAULT'
+$$;
+
+--
+-- Name: mailroom_email_search_text(text, text, text[], text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_email_search_text(p_subject text, p_from text, p_to text[], p_message_id text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+  select ' ' || lower(regexp_replace(p_subject, '[^[:alnum:]@.+_-]+', ' ', 'g')) || ' ' || lower(p_from) || ' '
+         || lower(array_to_string(p_to, ' ')) || ' ' || lower(p_message_id)
 $$;
 
 --
@@ -2028,6 +2051,12 @@ CREATE INDEX emails_held ON public.emails USING btree (account) WHERE (held_at I
 --
 
 CREATE INDEX emails_key_unsent ON public.emails USING btree (api_key_id) WHERE (status = ANY (ARRAY['queued'::text, 'scheduled'::text, 'deferred'::text]));
+
+--
+-- Name: emails_search; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX emails_search ON public.emails USING gin (public.mailroom_email_search_text(subject, from_address, to_addresses, message_id_header) public.gin_trgm_ops);
 
 --
 -- Name: emails_tags; Type: INDEX; Schema: public; Owner: -

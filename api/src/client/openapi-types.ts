@@ -2214,6 +2214,8 @@ export interface operations {
                 since?: string;
                 /** @description Created before */
                 until?: string;
+                /** @description Search: every word (at most 4) starts a word of the subject, the sender's or a recipient's address, or the Message-ID; or one tag `name:value` */
+                q?: string;
             };
             header?: never;
             path?: never;

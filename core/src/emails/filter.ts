@@ -2,6 +2,7 @@ import { isUuid } from "../db/ids.ts";
 import { MailroomError } from "../errors/index.ts";
 import { parseAddress } from "./address.ts";
 import type { EmailFilter } from "./log.ts";
+import { parseSearch } from "./search.ts";
 import { EMAIL_STATUSES, type EmailStatus } from "./types.ts";
 
 /** The email log's filters as a query string carries them (the API's `GET /v1/emails`). */
@@ -17,6 +18,8 @@ export interface EmailListQuery {
   /** RFC 3339. */
   since?: string | undefined;
   until?: string | undefined;
+  /** Subject words, sender or recipient prefix, Message-ID or tag (search.ts). */
+  q?: string | undefined;
 }
 
 const DEFAULT_LIMIT = 20;
@@ -64,5 +67,6 @@ export function normalizeEmailFilter(query: EmailListQuery): EmailFilter {
     tag: tagName && tagValue ? { name: tagName, value: tagValue } : undefined,
     since: queryTime("since", query.since),
     until: queryTime("until", query.until),
+    search: query.q === undefined ? undefined : parseSearch(query.q),
   };
 }
