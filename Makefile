@@ -50,6 +50,7 @@ bench: $(STAMP) ## Benchmarks against same-run baselines; writes BENCHMARKS.md (
 	$(NPM) exec --no -- node bench/peer/main.ts
 	$(NPM) exec --no -- node bench/webhooks/main.ts
 	$(NPM) exec --no -- node bench/smtp-submission/main.ts
+	$(NPM) exec --no -- node bench/stats/main.ts
 
 lint: $(STAMP) ## Lint and format check (Biome)
 	$(NPM) run --silent lint

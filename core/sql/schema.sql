@@ -1065,16 +1065,6 @@ end;
 $$;
 
 --
--- Name: mailroom_stats_sum(integer[]); Type: AGGREGATE; Schema: public; Owner: -
---
-
-CREATE AGGREGATE public.mailroom_stats_sum(integer[]) (
-    SFUNC = public.mailroom_stats_add,
-    STYPE = integer[],
-    INITCOND = '{}'
-);
-
---
 -- Name: account_send_counters; Type: TABLE; Schema: public; Owner: -
 --
 

@@ -34,9 +34,6 @@ language sql immutable parallel safe as $$
   from unnest(p_a, p_b) with ordinality as u(a, b, n)
 $$;
 
--- Histograms summed over rows (the read's hours and values).
-create or replace aggregate mailroom_stats_sum(integer[]) (sfunc = mailroom_stats_add, stype = integer[], initcond = '{}');
-
 create or replace function mailroom_count_email_stats(p_email_ids uuid[], p_states text[], p_details jsonb[])
 returns void language plpgsql set plan_cache_mode = force_generic_plan as $$
 begin
