@@ -52,6 +52,7 @@ bench: $(STAMP) ## Benchmarks against same-run baselines; writes BENCHMARKS.md (
 	$(NPM) exec --no -- node bench/smtp-submission/main.ts
 	$(NPM) exec --no -- node bench/shaping/main.ts
 	$(NPM) exec --no -- node bench/fairness/main.ts
+	$(NPM) exec --no -- node bench/stats/main.ts
 
 bench-fairness: $(STAMP) ## One tenant floods at its quota while another sends 10/s: the quiet one's latency vs idle (also in make bench)
 	$(NPM) exec --no -- node bench/fairness/main.ts

@@ -22,6 +22,7 @@ import { domainRoutes } from "./routes/v1/domains/index.ts";
 import { emailRoutes } from "./routes/v1/emails/index.ts";
 import { keyRoutes } from "./routes/v1/key/index.ts";
 import { sendRoutes } from "./routes/v1/send/index.ts";
+import { statsRoutes } from "./routes/v1/stats/index.ts";
 import { suppressionRoutes } from "./routes/v1/suppressions/index.ts";
 import { templateRoutes } from "./routes/v1/templates/index.ts";
 import { webhookRoutes } from "./routes/v1/webhooks/index.ts";
@@ -116,6 +117,7 @@ export function buildApp(deps: ApiDeps, options: BuildAppOptions = {}): FastifyI
     accountRoutes(v1, deps);
     sendRoutes(v1, deps);
     emailRoutes(v1, deps);
+    statsRoutes(v1, deps);
     templateRoutes(v1, deps);
     domainRoutes(v1, deps);
     suppressionRoutes(v1, deps);

@@ -33,6 +33,7 @@ import { type OnCleanup, runBenchmark } from "../shared/lifecycle.ts";
 import { percentile } from "../shared/percentile.ts";
 import { openBenchDatabase } from "../shared/support.ts";
 import { measurePurges, type PurgeFigures, partitionSeededWeeks } from "./purge.ts";
+import { SEARCH_FILTERS } from "./search.ts";
 import { seedEmails } from "./seed.ts";
 
 const SECTION_HEADING = "## Cost as the data grows (make bench-scale)";
@@ -76,6 +77,7 @@ const FILTERS: [string, Filter][] = [
   ["category, no match", { category: "none-such" }],
   ["tag (10 %)", { tag: { name: "plan", value: "p3" } }],
   ["since/until (1 h)", { since: new Date(TEN_DAYS_AGO), until: new Date(TEN_DAYS_AGO + 3600_000) }],
+  ...SEARCH_FILTERS,
 ];
 
 /** A database with its bench account, domain and worker. */

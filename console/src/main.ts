@@ -6,6 +6,7 @@ import { domainDetailView, domainsView } from "./views/domains.ts";
 import { emailDetailView } from "./views/email-detail.ts";
 import { emailsView } from "./views/emails.ts";
 import { inboxMessageView, inboxView } from "./views/inbox.ts";
+import { overviewView } from "./views/overview.ts";
 import { signInView } from "./views/sign-in.ts";
 import { suppressionsView } from "./views/suppressions.ts";
 import { templateDetailView, templatesView } from "./views/templates.ts";
@@ -22,6 +23,7 @@ interface Section {
 
 const has = (scope: string) => (key: KeyInfo) => key.scopes.includes(scope);
 const SECTIONS: Section[] = [
+  { path: "overview", label: "Overview", allowed: has("send"), list: overviewView },
   { path: "emails", label: "Emails", allowed: has("send"), list: emailsView, detail: emailDetailView },
   {
     path: "inbox",

@@ -3,6 +3,18 @@
 -- function file and regenerate; `make check-generated` fails while this file is not current.
 
 --
+-- Name: pg_trgm; Type: EXTENSION; Schema: -; Owner: -
+--
+
+CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
+
+--
+-- Name: EXTENSION pg_trgm; Type: COMMENT; Schema: -; Owner: -
+--
+
+COMMENT ON EXTENSION pg_trgm IS 'text similarity measurement and index searching based on trigrams';
+
+--
 -- Name: mailroom_webhook_claim; Type: TYPE; Schema: public; Owner: -
 --
 
@@ -66,6 +78,7 @@ CREATE FUNCTION public.mailroom_append_email_events(p_email_ids uuid[], p_event_
 begin
   insert into email_events (email_id, type, detail)
   select u.id, u.state, coalesce(u.detail, '{}') from unnest(p_email_ids, p_states, p_details) as u(id, state, detail);
+  perform mailroom_count_email_stats(p_email_ids, p_states, p_details); -- the overview's counters (ADR 0060)
   -- `sending` and `rescheduled` are internal steps, and `delayed` (a late soft bounce) is news for the
   -- timeline only: none is a webhook event. `complained` is not a state but is one (issue 17). Most
   -- accounts have no endpoint: an index probe per account and state answers that.
@@ -317,6 +330,53 @@ end
 $$;
 
 --
+-- Name: mailroom_count_email_stats(uuid[], text[], jsonb[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_count_email_stats(p_email_ids uuid[], p_states text[], p_details jsonb[]) RETURNS void
+    LANGUAGE plpgsql
+    SET plan_cache_mode TO 'force_generic_plan'
+    AS $$
+begin
+  -- The accept, the claim's `sending`, a cancel and the rest count nothing: no probe of `emails` for them.
+  if not (p_states && array['delivered', 'bounced', 'complained', 'failed', 'deferred']) then
+    return;
+  end if;
+  insert into email_stats as s (account, dimension, hour, value, sent, delivered, bounced, complained, failed,
+                                deferred, latency)
+  select e.account, d.dimension, date_trunc('hour', now(), 'UTC'), d.value,
+         count(*) filter (where u.state = 'delivered'
+                            or (u.state = 'bounced' and coalesce((u.detail->>'later')::boolean, false) = false)),
+         count(*) filter (where u.state = 'delivered'),
+         count(*) filter (where u.state = 'bounced'),
+         count(*) filter (where u.state = 'complained'),
+         count(*) filter (where u.state = 'failed'),
+         count(*) filter (where u.state = 'deferred'),
+         mailroom_stats_histogram(array_agg(
+           width_bucket((extract(epoch from now() - greatest(e.created_at, e.scheduled_at)) * 1000)::float8,
+                        mailroom_stats_latency_bounds()::float8[]) + 1) filter (where u.state = 'delivered'))
+  from unnest(p_email_ids, p_states, p_details) as u(id, state, detail)
+  -- A probe per email (`offset 0`), never a join the generic plan could turn into a scan.
+  cross join lateral (select * from emails where id = u.id offset 0) as e
+  cross join lateral (
+    select '' as dimension, '' as value
+    union all select 'domain', lower(split_part(e.from_address, '@', 2))
+    union all select 'category', e.category
+    union all select 'tag', (t->>'name') || ':' || (t->>'value') from jsonb_array_elements(e.tags) as t
+  ) as d
+  where u.state in ('delivered', 'bounced', 'complained', 'failed', 'deferred')
+    and not e.simulated and not e.sandbox
+  group by e.account, d.dimension, d.value
+  order by e.account, d.dimension, d.value
+  on conflict (account, dimension, hour, value) do update
+    set sent = s.sent + excluded.sent, delivered = s.delivered + excluded.delivered,
+        bounced = s.bounced + excluded.bounced, complained = s.complained + excluded.complained,
+        failed = s.failed + excluded.failed, deferred = s.deferred + excluded.deferred,
+        latency = mailroom_stats_add(s.latency, excluded.latency);
+end
+$$;
+
+--
 -- Name: mailroom_create_email_event_partitions(timestamp with time zone, integer); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -413,6 +473,17 @@ CREATE FUNCTION public.mailroom_email_event_partition_bounds() RETURNS TABLE(nam
   from pg_inherits i join pg_class c on c.oid = i.inhrelid
   where i.inhparent = 'email_events'::regclass
     and pg_get_expr(c.relpartbound, c.oid) <> 'DEFAULT'
+$$;
+
+--
+-- Name: mailroom_email_search_text(text, text, text[], text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_email_search_text(p_subject text, p_from text, p_to text[], p_message_id text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+  select ' ' || lower(regexp_replace(p_subject, '[^[:alnum:]@.+_-]+', ' ', 'g')) || ' ' || lower(p_from) || ' '
+         || lower(array_to_string(p_to, ' ')) || ' ' || lower(p_message_id)
 $$;
 
 --
@@ -810,6 +881,40 @@ begin
                     updated_at = now()
   where id = p_id;
 end
+$$;
+
+--
+-- Name: mailroom_stats_add(integer[], integer[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_stats_add(p_a integer[], p_b integer[]) RETURNS integer[]
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+  select coalesce(array_agg(coalesce(u.a, 0) + coalesce(u.b, 0) order by u.n), '{}')
+  from unnest(p_a, p_b) with ordinality as u(a, b, n)
+$$;
+
+--
+-- Name: mailroom_stats_histogram(integer[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_stats_histogram(p_buckets integer[]) RETURNS integer[]
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+  select array_agg((select count(*) from unnest(p_buckets) as b where b = i)::integer order by i)
+  from generate_series(1, cardinality(mailroom_stats_latency_bounds()) + 1) as i
+$$;
+
+--
+-- Name: mailroom_stats_latency_bounds(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_stats_latency_bounds() RETURNS integer[]
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+  select array[50, 100, 200, 300, 500, 750, 1000, 1500, 2000, 3000, 5000, 7500, 10000, 15000, 20000, 30000,
+               45000, 60000, 90000, 120000, 180000, 300000, 600000, 900000, 1800000, 3600000, 7200000,
+               14400000, 43200000, 86400000]
 $$;
 
 --
@@ -1345,6 +1450,25 @@ CREATE TABLE public.email_raw_messages (
 );
 
 --
+-- Name: email_stats; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.email_stats (
+    account text NOT NULL,
+    dimension text NOT NULL,
+    hour timestamp with time zone NOT NULL,
+    value text NOT NULL,
+    sent integer DEFAULT 0 NOT NULL,
+    delivered integer DEFAULT 0 NOT NULL,
+    bounced integer DEFAULT 0 NOT NULL,
+    complained integer DEFAULT 0 NOT NULL,
+    failed integer DEFAULT 0 NOT NULL,
+    deferred integer DEFAULT 0 NOT NULL,
+    latency integer[] NOT NULL,
+    CONSTRAINT email_stats_dimension_check CHECK ((dimension = ANY (ARRAY[''::text, 'domain'::text, 'category'::text, 'tag'::text])))
+);
+
+--
 -- Name: idempotency_keys; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1857,6 +1981,13 @@ ALTER TABLE ONLY public.email_raw_messages
     ADD CONSTRAINT email_raw_messages_pkey PRIMARY KEY (email_id);
 
 --
+-- Name: email_stats email_stats_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_stats
+    ADD CONSTRAINT email_stats_pkey PRIMARY KEY (account, dimension, hour, value);
+
+--
 -- Name: emails emails_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2171,6 +2302,12 @@ CREATE INDEX emails_held ON public.emails USING btree (account) WHERE (held_at I
 --
 
 CREATE INDEX emails_key_unsent ON public.emails USING btree (api_key_id) WHERE (status = ANY (ARRAY['queued'::text, 'scheduled'::text, 'deferred'::text]));
+
+--
+-- Name: emails_search; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX emails_search ON public.emails USING gin (public.mailroom_email_search_text(subject, from_address, to_addresses, message_id_header) public.gin_trgm_ops);
 
 --
 -- Name: emails_tags; Type: INDEX; Schema: public; Owner: -

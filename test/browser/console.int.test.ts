@@ -87,10 +87,11 @@ describe.runIf(chromiumAvailable())("web console", { timeout: 120_000 }, () => {
     const nav = page.getByRole("navigation", { name: "Sections" });
     await expect
       .poll(() => nav.getByRole("link").allTextContents())
-      .toEqual(["Emails", "Dev inbox", "Suppressions"]);
-    // A hand-typed address of a hidden section lands on an allowed one.
+      .toEqual(["Overview", "Emails", "Dev inbox", "Suppressions"]);
+    // A hand-typed address of a hidden section lands on an allowed one, the first: the overview.
     await page.goto(`${stack.base}/console/#/domains`);
-    await expect.poll(() => page.url()).toContain("#/emails");
+    await expect.poll(() => page.url()).toContain("#/overview");
+    await page.goto(`${stack.base}/console/#/emails`);
     await page.setViewportSize({ width: 390, height: 844 });
     await expect.poll(() => page.locator("#email-results tbody tr").count()).toBeGreaterThan(0);
     await screenshot(page, "email-log-phone");

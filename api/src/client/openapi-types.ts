@@ -165,6 +165,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's delivery figures over a period, per hour or day, optionally split
+         * @description The account's delivery figures over a period, per hour or day, optionally split
+         */
+        get: operations["getStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/templates": {
         parameters: {
             query?: never;
@@ -2216,6 +2236,8 @@ export interface operations {
                 since?: string;
                 /** @description Created before */
                 until?: string;
+                /** @description Search: every word (at most 4) starts a word of the subject, the sender's or a recipient's address, or the Message-ID; or one tag `name:value` */
+                q?: string;
             };
             header?: never;
             path?: never;
@@ -2652,6 +2674,182 @@ export interface operations {
             };
             /** @description `conflict` (the resource's state forbids it) or `managed_by_operator` (change the CR) */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: the details are in the server's log, under the X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: the database is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getStats: {
+        parameters: {
+            query?: {
+                /** @description Start of the period (widened to its UTC bucket); default: a day (hour) or 30 days (day) before `to` */
+                from?: string;
+                /** @description End of the period (widened to its UTC bucket); default: now */
+                to?: string;
+                /** @description One point per UTC hour (a period of at most 31 days) or day (at most 400 days); default hour */
+                bucket?: "hour" | "day";
+                /** @description Also split the period by sender domain, category or tag */
+                by?: "domain" | "category" | "tag";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        from: string;
+                        /** Format: date-time */
+                        to: string;
+                        /** @enum {string} */
+                        bucket: "hour" | "day";
+                        /** @enum {string|null} */
+                        by: "domain" | "category" | "tag" | null;
+                        totals: {
+                            /** @description Handed over to the next hop: delivered, or bounced at the handover */
+                            sent: number;
+                            delivered: number;
+                            /** @description Bounces at the handover and bounces reported later */
+                            bounced: number;
+                            complained: number;
+                            /** @description Failed without leaving: key revoked, every recipient suppressed, retries exhausted */
+                            failed: number;
+                            /** @description Temporary failures, each retry counted */
+                            deferred: number;
+                            /** @description delivered / sent; null when nothing was sent */
+                            deliveryRate: number | null;
+                            /** @description Accept (or scheduled time) to delivery, from a histogram; null when nothing was delivered */
+                            latency: {
+                                p50Ms: number | null;
+                                p99Ms: number | null;
+                            };
+                        };
+                        /** @description One point per bucket of the period, oldest first, empty ones included */
+                        series: {
+                            /** Format: date-time */
+                            start: string;
+                            /** @description Handed over to the next hop: delivered, or bounced at the handover */
+                            sent: number;
+                            delivered: number;
+                            /** @description Bounces at the handover and bounces reported later */
+                            bounced: number;
+                            complained: number;
+                            /** @description Failed without leaving: key revoked, every recipient suppressed, retries exhausted */
+                            failed: number;
+                            /** @description Temporary failures, each retry counted */
+                            deferred: number;
+                            /** @description delivered / sent; null when nothing was sent */
+                            deliveryRate: number | null;
+                            /** @description Accept (or scheduled time) to delivery, from a histogram; null when nothing was delivered */
+                            latency: {
+                                p50Ms: number | null;
+                                p99Ms: number | null;
+                            };
+                        }[];
+                        /** @description With `by`: each domain, category or tag (`name:value`) with mail in the period, most sent first (50 at most) */
+                        groups: {
+                            value: string;
+                            /** @description Handed over to the next hop: delivered, or bounced at the handover */
+                            sent: number;
+                            delivered: number;
+                            /** @description Bounces at the handover and bounces reported later */
+                            bounced: number;
+                            complained: number;
+                            /** @description Failed without leaving: key revoked, every recipient suppressed, retries exhausted */
+                            failed: number;
+                            /** @description Temporary failures, each retry counted */
+                            deferred: number;
+                            /** @description delivered / sent; null when nothing was sent */
+                            deliveryRate: number | null;
+                            /** @description Accept (or scheduled time) to delivery, from a histogram; null when nothing was delivered */
+                            latency: {
+                                p50Ms: number | null;
+                                p99Ms: number | null;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description `validation_error` (the message names the field) or `invalid_idempotency_key` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key`, `api_key_revoked` or `api_key_expired` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed), `category_not_allowed` (the account's policy) or `domain_not_allowed` (a shared domain whose allowed namespaces leave the account out); not retryable */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];

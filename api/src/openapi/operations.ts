@@ -18,6 +18,10 @@ export interface OperationDoc {
 export const TAGS = [
   { name: "Sending", description: "Send one email or a batch (scope `send`)." },
   { name: "Emails", description: "The email log: read, cancel and reschedule (scope `send`)." },
+  {
+    name: "Stats",
+    description: "Delivery figures over a period, counted as mail changes state (scope `send`).",
+  },
   { name: "Templates", description: "Saved Handlebars templates, versioned (scope `templates`)." },
   {
     name: "Domains",
@@ -50,6 +54,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   "GET /v1/emails/:id": { operationId: "getEmail", tag: "Emails", errors: [404] },
   "PATCH /v1/emails/:id": { operationId: "rescheduleEmail", tag: "Emails", errors: [404, 409] },
   "POST /v1/emails/:id/cancel": { operationId: "cancelEmail", tag: "Emails", errors: [404, 409] },
+  "GET /v1/stats": { operationId: "getStats", tag: "Stats", errors: [] },
   "POST /v1/templates": {
     operationId: "createTemplate",
     summary: "Create a template (version 1)",

@@ -30,7 +30,7 @@ const STATUSES = [
   "failed",
   "canceled",
 ];
-const FILTERS = ["status", "to", "from", "category", "tag", "since", "until"] as const;
+const FILTERS = ["q", "status", "to", "from", "category", "tag", "since", "until"] as const;
 type Filters = Partial<Record<(typeof FILTERS)[number], string>>;
 
 /** Kept across visits, so coming back from an email shows the same filtered page. */
@@ -57,6 +57,15 @@ function filterForm(onChange: () => void): HTMLElement {
   const form = h(
     "form",
     { class: "filters", role: "search" },
+    field(
+      "q",
+      "Search (/)",
+      h("input", {
+        type: "search",
+        placeholder: "subject words, an address, <message-id> or name:value",
+        "aria-keyshortcuts": "/",
+      }),
+    ),
     field(
       "status",
       "Status",
@@ -92,6 +101,16 @@ function filterForm(onChange: () => void): HTMLElement {
   return form;
 }
 
+// `/` jumps to the log's search box (issue 33), as in GitHub and Gmail, unless the reader is typing somewhere.
+document.addEventListener("keydown", (event) => {
+  const search = document.getElementById("filter-q");
+  const target = event.target as HTMLElement | null;
+  const typing = target?.closest("input, textarea, select, [contenteditable]");
+  if (event.key !== "/" || !search || typing || event.ctrlKey || event.metaKey || event.altKey) return;
+  event.preventDefault();
+  search.focus();
+});
+
 export function recipients(to: string[]): string {
   return to.length > 2 ? `${to.slice(0, 2).join(", ")} +${to.length - 2}` : to.join(", ");
 }
@@ -111,6 +130,7 @@ export async function emailsView(ctx: ViewContext, outlet: HTMLElement): Promise
       `/v1/emails${query({
         limit: "25",
         after: state.cursors.at(-1),
+        q: f.q,
         status: f.status,
         to: f.to,
         from: f.from,

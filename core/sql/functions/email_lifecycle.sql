@@ -1,16 +1,15 @@
 -- The email lifecycle, the state machine of one email from accept to its last attempt, in one file because
--- its functions are only read together (ADR 0003). TypeScript decides (recipients, outcome, retry time,
--- which emails a revocation fails); these functions write what was decided, set-based. With the insert of
--- core/src/emails/accept.ts they are the only writers of `emails` and `email_events`, with
--- mailroom_release_held_emails (a paused account's held mail, released on resume) and the one writer of
--- `deliver` jobs, mailroom_enqueue_deliver, each in a file of its own.
+-- its functions are only read together (ADR 0003). TypeScript decides (recipients, outcome, retry time, which
+-- emails a revocation fails); these functions write what was decided, set-based. With the insert of accept.ts
+-- they are the only writers of `emails` and `email_events`, with mailroom_release_held_emails (held mail,
+-- released on resume) and the one writer of `deliver` jobs, mailroom_enqueue_deliver, each in its own file.
 --
 --   accept (accept.ts) ─→ queued|scheduled ─→ mailroom_claim_emails ─→ sending ─→ mailroom_record_attempts
 --     ─→ delivered | deferred (retry: mailroom_enqueue_deliver) | bounced | failed
 --   (a paused account's mail is held by the claim until mailroom_release_held_emails)
 --   mailroom_cancel_email, mailroom_reschedule_email, mailroom_fail_emails (revocation) and
 --   mailroom_set_recipient_results (a later bounce report) change an email outside that path.
--- Every transition appends its timeline event through mailroom_append_email_events.
+-- Every transition appends its timeline event through mailroom_append_email_events (which counts it too).
 
 -- The data of an `email.*` webhook event. One shape everywhere (accept, delivery, cancel, revocation).
 create or replace function mailroom_email_event_data(
@@ -36,6 +35,7 @@ set plan_cache_mode = force_generic_plan as $$
 begin
   insert into email_events (email_id, type, detail)
   select u.id, u.state, coalesce(u.detail, '{}') from unnest(p_email_ids, p_states, p_details) as u(id, state, detail);
+  perform mailroom_count_email_stats(p_email_ids, p_states, p_details); -- the overview's counters (ADR 0060)
   -- `sending` and `rescheduled` are internal steps, and `delayed` (a late soft bounce) is news for the
   -- timeline only: none is a webhook event. `complained` is not a state but is one (issue 17). Most
   -- accounts have no endpoint: an index probe per account and state answers that.

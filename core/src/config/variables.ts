@@ -50,6 +50,10 @@ export const VARIABLES: Readonly<Record<string, { programs: ProgramName[]; help:
     programs: WORKER,
     help: "audit rows are purged after this many days; 0: never",
   },
+  MAILROOM_STATS_RETENTION_DAYS: {
+    programs: WORKER,
+    help: "the overview's hourly counters are purged after this many days; 0: never",
+  },
   MAILROOM_WORKER_CONCURRENCY: { programs: WORKER, help: "jobs one worker runs at once" },
   MAILROOM_WORKER_BACKGROUND_CONCURRENCY: { programs: WORKER, help: "webhook and periodic job slots" },
   MAILROOM_WORKER_INTERNAL_PORT: { programs: WORKER, help: "the worker's internal port" },

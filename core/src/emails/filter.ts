@@ -2,6 +2,7 @@ import { isUuid } from "../db/ids.ts";
 import { MailroomError } from "../errors/index.ts";
 import { parseAddress } from "./address.ts";
 import type { EmailFilter } from "./log.ts";
+import { parseSearch } from "./search.ts";
 import { EMAIL_STATUSES, type EmailStatus } from "./types.ts";
 
 /** The email log's filters as a query string carries them (the API's `GET /v1/emails`). */
@@ -17,13 +18,16 @@ export interface EmailListQuery {
   /** RFC 3339. */
   since?: string | undefined;
   until?: string | undefined;
+  /** Subject words, sender or recipient prefix, Message-ID or tag (search.ts). */
+  q?: string | undefined;
 }
 
 const DEFAULT_LIMIT = 20;
 
 const invalid = (message: string) => new MailroomError("validation_error", message);
 
-function time(field: string, value: string | undefined): Date | undefined {
+/** A query string's RFC 3339 time, or `validation_error` naming the field (the log's and the stats' filters). */
+export function queryTime(field: string, value: string | undefined): Date | undefined {
   if (value === undefined) return undefined;
   const at = new Date(value);
   if (Number.isNaN(at.getTime())) throw invalid(`${field}: an RFC 3339 time`);
@@ -61,7 +65,8 @@ export function normalizeEmailFilter(query: EmailListQuery): EmailFilter {
     from: address("from", query.from),
     category: query.category,
     tag: tagName && tagValue ? { name: tagName, value: tagValue } : undefined,
-    since: time("since", query.since),
-    until: time("until", query.until),
+    since: queryTime("since", query.since),
+    until: queryTime("until", query.until),
+    search: query.q === undefined ? undefined : parseSearch(query.q),
   };
 }

@@ -6,6 +6,7 @@ import { withTransaction } from "../db/pool.ts";
 import { MailroomError } from "../errors/index.ts";
 import { enqueueDeliver, removeDeliverJob } from "../jobs/index.ts";
 import { type EmailRow, toEmailRecord } from "./rows.ts";
+import { type EmailSearch, MAX_SEARCH_TERMS } from "./search.ts";
 import type { EmailRecord, EmailStatus } from "./types.ts";
 
 export interface EmailFilter {
@@ -16,6 +17,8 @@ export interface EmailFilter {
   tag?: { name: string; value: string } | undefined;
   since?: Date | undefined;
   until?: Date | undefined;
+  /** `q`: subject words, sender or recipient prefixes, a Message-ID, a tag (search.ts). */
+  search?: EmailSearch | undefined;
   /** Cursor: the id of the last email of the previous page. */
   after?: string | undefined;
   limit: number;
@@ -28,6 +31,17 @@ export interface EmailFilter {
  * would make a narrow range of a busy account read more rows.
  */
 const ID_CLOCK_SLACK = "5 minutes";
+
+/**
+ * A search's terms, each `like` the searchable text (indexed by `emails_search`, migration 0143): one
+ * condition per term, written out so that each can use the index; a term not given is null and folds away.
+ */
+const SEARCH = `(${Array.from(
+  { length: MAX_SEARCH_TERMS },
+  (_, i) =>
+    `($${12 + i}::text is null or ` +
+    `mailroom_email_search_text(subject, from_address, to_addresses, message_id_header) like $${12 + i})`,
+).join(" and ")})`;
 
 /**
  * One page of an account's email log, newest first. Ids are UUIDv7, so id order is creation order and the
@@ -49,6 +63,7 @@ export async function listEmails(
        and ($7::timestamptz is null or (created_at >= $7 and id >= mailroom_uuidv7_floor($7 - $11::interval)))
        and ($8::timestamptz is null or (created_at < $8 and id < mailroom_uuidv7_floor($8 + $11::interval)))
        and ($9::uuid is null or id < $9)
+       and ($12::text is null or ${SEARCH} or id = $16::uuid or tags @> $17::jsonb)
      order by id desc
      limit $10`,
     [
@@ -63,6 +78,9 @@ export async function listEmails(
       filter.after ?? null,
       filter.limit + 1,
       ID_CLOCK_SLACK,
+      ...Array.from({ length: MAX_SEARCH_TERMS }, (_, i) => filter.search?.patterns[i] ?? null),
+      filter.search?.id ?? null,
+      filter.search?.tag ? JSON.stringify([filter.search.tag]) : null,
     ],
   );
   return { data: rows.slice(0, filter.limit).map(toEmailRecord), hasMore: rows.length > filter.limit };

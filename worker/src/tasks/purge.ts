@@ -5,6 +5,7 @@ import { purgeDmarcData } from "@mailroom/core/domains";
 import { prepareTimelinePartitions, purgeExpiredEmails, purgeIdempotencyKeys } from "@mailroom/core/emails";
 import { purgeRateLimitCounters } from "@mailroom/core/limits";
 import { purgeReputationCounters } from "@mailroom/core/reputation";
+import { purgeEmailStats } from "@mailroom/core/stats";
 import { purgeExpiredWebhookEvents } from "@mailroom/core/webhooks";
 import type { Task } from "graphile-worker";
 import "./types.ts";
@@ -12,7 +13,8 @@ import type { WorkerDeps } from "../deps.ts";
 
 /**
  * Runs every five minutes (`PERIODIC_JOBS` in core/src/jobs): forgets expired idempotency keys, rate-limit
- * windows, quota windows, reputation counters past the week, processed bounce reports and DMARC report days past
+ * windows, quota windows, reputation counters past the week, the overview's counters past
+ * MAILROOM_STATS_RETENTION_DAYS, processed bounce reports and DMARC report days past
  * their retention, makes the timeline's weekly partitions ahead, then drops whole weeks of timeline past the
  * longest retention and purges finished emails past their account's retention (ADR 0043) and webhook events
  * past the email retention (in short batches for at most a minute each; a backlog is worked off over several runs),
@@ -25,7 +27,8 @@ export function makePurgeTask(deps: WorkerDeps): Task<"purge_expired"> {
     const windows =
       (await purgeRateLimitCounters(deps.pool)) +
       (await purgeAccountSendCounters(deps.pool)) +
-      (await purgeReputationCounters(deps.pool, new Date()));
+      (await purgeReputationCounters(deps.pool, new Date())) +
+      (await purgeEmailStats(deps.pool, new Date(), deps.config.limits.statsRetentionDays));
     const reports = await purgeReports(deps.pool, deps.config.inbound.reportRetentionHours);
     const dmarc = await purgeDmarcData(deps.pool);
     const made = await prepareTimelinePartitions(deps.pool);

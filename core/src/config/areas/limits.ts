@@ -13,6 +13,8 @@ export const variables = {
     .max(24 * 30)
     .default(24),
   MAILROOM_EMAIL_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
+  // The overview's hourly counters outlive the emails they count: a year's trend costs a row per hour and value.
+  MAILROOM_STATS_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(400),
 };
 
 export function build(e: AreaEnv<typeof variables>) {
@@ -31,6 +33,8 @@ export function build(e: AreaEnv<typeof variables>) {
       idempotencyRetentionHours: e.MAILROOM_IDEMPOTENCY_RETENTION_HOURS,
       /** Finished emails (and their events, attachments and webhook events) are purged after this; 0: never. */
       emailRetentionDays: e.MAILROOM_EMAIL_RETENTION_DAYS,
+      /** The overview's counters (`email_stats`) are purged after this; 0: never. */
+      statsRetentionDays: e.MAILROOM_STATS_RETENTION_DAYS,
     },
   };
 }

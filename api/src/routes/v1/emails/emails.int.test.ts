@@ -150,6 +150,24 @@ describe("email log", () => {
     for (const field of internal) expect(Object.keys(canceled.json), field).not.toContain(field);
   });
 
+  it("searches with q (subject words, addresses, Message-ID, tag); a bad q is a 400", async () => {
+    const id = await send({ subject: "Quarterly statement ready", to: "zed@search.test" });
+    await send({ subject: "Quarterly statement ready" }, otherKey);
+    const found = async (q: string) => {
+      const res = await api.request("GET", `/v1/emails?q=${encodeURIComponent(q)}`, { key });
+      expect(res.status, res.text).toBe(200);
+      return (res.json.data as Array<{ id: string }>).map((e) => e.id);
+    };
+    expect(await found("quarterly stat")).toEqual([id]);
+    expect(await found("zed@search")).toEqual([id]);
+    expect(await found(`<${id}@localhost>`)).toEqual([id]);
+    for (const q of ["", "a b c d e", "x".repeat(201)]) {
+      const res = await api.request("GET", `/v1/emails?q=${encodeURIComponent(q)}`, { key });
+      expect(res.status, q).toBe(400);
+      expect(res.json.error, q).toBe("validation_error");
+    }
+  });
+
   it("needs the send scope", async () => {
     const domainsOnly = (
       await createKey(db.pool, { account: "team-a", scopes: ["domains"], expires: "never" })

@@ -138,6 +138,13 @@ export const listQuerySchema = {
     tag: { type: "string", pattern: "^[A-Za-z0-9_-]+:[A-Za-z0-9_-]+$", description: "name:value" },
     since: { type: "string", format: "date-time", description: "Created at or after" },
     until: { type: "string", format: "date-time", description: "Created before" },
+    q: {
+      type: "string",
+      maxLength: 200,
+      description:
+        "Search: every word (at most 4) starts a word of the subject, the sender's or a recipient's address, " +
+        "or the Message-ID; or one tag `name:value`",
+    },
   },
 } as const;
 

@@ -1,0 +1,18 @@
+/**
+ * The log's search (issue 33 item 3, ADR 0061) over the seeded history (bench/scale/seed.ts): every seeded
+ * subject is the same receipt, so a subject word matches every email (the newest-first walk's best case) and
+ * a word of nothing matches none (the index's case); a recipient prefix matches 5 emails per million, a
+ * Message-ID one, a tag 10 %.
+ */
+import type { EmailFilter } from "@mailroom/core/emails";
+import { normalizeEmailFilter } from "@mailroom/core/emails";
+
+const search = (q: string): Pick<EmailFilter, "search"> => ({ search: normalizeEmailFilter({ q }).search });
+
+export const SEARCH_FILTERS: [string, Pick<EmailFilter, "search">][] = [
+  ["q: subject word (all)", search("receipt")],
+  ["q: two words, no match", search("receipt zebra")],
+  ["q: recipient prefix (5 per 1M)", search("customer-123@example23")],
+  ["q: Message-ID (1)", search("<seed-12345@mailroom.bench>")],
+  ["q: tag (10 %)", search("plan:p3")],
+];

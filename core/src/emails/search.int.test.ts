@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import { acceptItem } from "../../../test/support/accept-item.ts";
+import { type TestDatabase, useDatabaseWithKey } from "../../../test/support/db.ts";
+import { acceptEmails } from "./accept.ts";
+import { normalizeEmailFilter } from "./filter.ts";
+import { listEmails } from "./log.ts";
+import type { EmailDraft } from "./types.ts";
+
+let db: TestDatabase;
+let keyId: string;
+useDatabaseWithKey("sr", (setup) => {
+  ({ db, keyId } = setup);
+});
+
+const accept = async (draft: Partial<EmailDraft>, account = "sr") => {
+  const [result] = await acceptEmails(db.pool, { hostname: "mail.test" }, [
+    acceptItem(account, keyId, { draft }),
+  ]);
+  return String(result?.messageId);
+};
+const search = async (q: string, account = "sr") =>
+  (await listEmails(db.pool, account, normalizeEmailFilter({ q }))).data.map((e) => e.subject);
+
+describe("searching the log (issue 33 item 3)", () => {
+  it("finds emails by subject words, sender or recipient prefix, Message-ID and tag, in the account only", async () => {
+    await accept({
+      subject: "Your invoice #2041 is ready",
+      fromAddress: "billing@shop.test",
+      to: ["ann@example.test"],
+    });
+    await accept({
+      subject: "Welcome aboard, Ann!",
+      fromAddress: "hello@shop.test",
+      to: ["ann.lee@corp.test"],
+    });
+    const reset = await accept({
+      subject: "Reset your password",
+      fromAddress: "security@shop.test",
+      to: ["bob@example.test"],
+      tags: [{ name: "flow", value: "reset" }],
+    });
+    await accept({ subject: "Your invoice for another account", fromAddress: "billing@shop.test" }, "other");
+
+    expect(await search("invoice")).toEqual(["Your invoice #2041 is ready"]);
+    expect(await search("INVOICE ready")).toEqual(["Your invoice #2041 is ready"]);
+    expect(await search("invo")).toEqual(["Your invoice #2041 is ready"]);
+    expect(await search("#2041")).toEqual(["Your invoice #2041 is ready"]);
+    // A word's start, not any substring: "voice" is inside "invoice", not at a word's start.
+    expect(await search("voice")).toEqual([]);
+    expect(await search("ann")).toEqual(["Welcome aboard, Ann!", "Your invoice #2041 is ready"]);
+    expect(await search("ann@")).toEqual(["Your invoice #2041 is ready"]);
+    expect(await search("ann.lee@corp")).toEqual(["Welcome aboard, Ann!"]);
+    expect(await search("billing@shop.test")).toEqual(["Your invoice #2041 is ready"]);
+    expect(await search("security@")).toEqual(["Reset your password"]);
+    expect(await search(`<${reset}@mail.test>`)).toEqual(["Reset your password"]);
+    expect(await search("flow:reset")).toEqual(["Reset your password"]);
+    // LIKE's wildcards are plain characters in a term.
+    expect(await search("in_oice")).toEqual([]);
+    expect(await search("billing%")).toEqual(["Your invoice #2041 is ready"]);
+    expect(await search("invoice", "other")).toEqual(["Your invoice for another account"]);
+  });
+
+  it("refuses an empty search, or one of more than four words", () => {
+    expect(() => normalizeEmailFilter({ q: "  " })).toThrow(/q: 1 to 200 characters/);
+    expect(() => normalizeEmailFilter({ q: "a b c d e" })).toThrow(/q: at most 4 words/);
+    expect(() => normalizeEmailFilter({ q: "% !" })).toThrow(/q: a word, an address or a Message-ID/);
+  });
+
+  it("can be served by the trigram index on the searchable text", async () => {
+    const client = await db.pool.connect();
+    try {
+      await client.query("begin");
+      await client.query("set local enable_seqscan = off");
+      await client.query("set local enable_indexscan = off");
+      const { rows } = await client.query<{ "QUERY PLAN": string }>(
+        `explain select id from emails
+           where mailroom_email_search_text(subject, from_address, to_addresses, message_id_header) like '% invoice%'`,
+      );
+      expect(rows.map((r) => r["QUERY PLAN"]).join("\n")).toContain("emails_search");
+      await client.query("rollback");
+    } finally {
+      client.release();
+    }
+  });
+});
