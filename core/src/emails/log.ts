@@ -26,10 +26,15 @@ export interface EmailFilter {
  * would make a narrow range of a busy account read more rows.
  */
 const ID_CLOCK_SLACK = "5 minutes";
+const NIL = "00000000-0000-0000-0000-000000000000";
+const MAX = "ffffffff-ffff-ffff-ffff-ffffffffffff";
 
 /**
  * One page of an account's email log, newest first. Ids are UUIDv7, so id order is creation order and the
- * cursor is simply the last id seen: stable under concurrent inserts, no offset scans.
+ * cursor is simply the last id seen: stable under concurrent inserts, no offset scans. The cursor and the time
+ * range also bound the id by two conditions without `is null or` (least() skips nulls), which Postgres can
+ * prune `emails`' weekly partitions by when it starts the query (ADR 0055): a page past a cursor reads no week
+ * newer than the cursor's, a time range only its weeks.
  */
 export async function listEmails(
   db: Queryable,
@@ -47,6 +52,8 @@ export async function listEmails(
        and ($7::timestamptz is null or (created_at >= $7 and id >= mailroom_uuidv7_floor($7 - $11::interval)))
        and ($8::timestamptz is null or (created_at < $8 and id < mailroom_uuidv7_floor($8 + $11::interval)))
        and ($9::uuid is null or id < $9)
+       and id >= coalesce(mailroom_uuidv7_floor($7 - $11::interval), '${NIL}')
+       and id <= least($9::uuid, mailroom_uuidv7_floor($8 + $11::interval), '${MAX}')
      order by id desc
      limit $10`,
     [

@@ -12,8 +12,8 @@ import type { WorkerDeps } from "../deps.ts";
 /**
  * Runs every five minutes (`PERIODIC_JOBS` in core/src/jobs): forgets expired idempotency keys, rate-limit
  * windows, quota windows, reputation counters past the week, processed bounce reports and DMARC report days past
- * their retention, makes the timeline's weekly partitions ahead, then drops whole weeks of timeline past the
- * longest retention and purges finished emails past their account's retention (ADR 0043) and webhook events
+ * their retention, makes the log's and the timeline's weekly partitions ahead, then drops whole weeks of both past
+ * the longest retention and purges finished emails past their account's retention (ADR 0043, 0055) and webhook events
  * past the email retention (in short batches for at most a minute each; a backlog is worked off over several runs).
  * Idempotency keys go first: the configuration keeps their window inside the emails' retention.
  */
@@ -34,7 +34,7 @@ export function makePurgeTask(deps: WorkerDeps): Task<"purge_expired"> {
     helpers.logger.info(
       `purged ${keys} idempotency key(s), ${windows} rate-limit window(s), ${reports} report(s), ` +
         `${dmarc} DMARC source day(s), ${purge.emails} email(s) and ${events} webhook event(s); ` +
-        `timeline partitions made: ${made.join(", ") || "none"}, dropped: ${purge.partitions.join(", ") || "none"}`,
+        `partitions made: ${made.join(", ") || "none"}, dropped: ${purge.partitions.join(", ") || "none"}`,
     );
   };
 }
