@@ -41,8 +41,12 @@ export async function listEmails(
   account: string,
   filter: EmailFilter,
 ): Promise<{ data: EmailRecord[]; hasMore: boolean }> {
-  const { rows } = await db.query<EmailRow>(
-    `select * from emails
+  const { rows } = await db.query<EmailRow>(LIST_EMAILS, listEmailsParams(account, filter));
+  return { data: rows.slice(0, filter.limit).map(toEmailRecord), hasMore: rows.length > filter.limit };
+}
+
+/** @internal The log's statement and its parameters, exported for the test that reads its plan. */
+export const LIST_EMAILS = `select * from emails
      where account = $1
        and ($2::text is null or status = $2)
        and ($3::text is null or to_addresses @> array[$3]::text[])
@@ -55,22 +59,23 @@ export async function listEmails(
        and id >= coalesce(mailroom_uuidv7_floor($7 - $11::interval), '${NIL}')
        and id <= least($9::uuid, mailroom_uuidv7_floor($8 + $11::interval), '${MAX}')
      order by id desc
-     limit $10`,
-    [
-      account,
-      filter.status ?? null,
-      filter.to ?? null,
-      filter.from ?? null,
-      filter.category ?? null,
-      filter.tag ? JSON.stringify([filter.tag]) : null,
-      filter.since ?? null,
-      filter.until ?? null,
-      filter.after ?? null,
-      filter.limit + 1,
-      ID_CLOCK_SLACK,
-    ],
-  );
-  return { data: rows.slice(0, filter.limit).map(toEmailRecord), hasMore: rows.length > filter.limit };
+     limit $10`;
+
+/** @internal */
+export function listEmailsParams(account: string, filter: EmailFilter): unknown[] {
+  return [
+    account,
+    filter.status ?? null,
+    filter.to ?? null,
+    filter.from ?? null,
+    filter.category ?? null,
+    filter.tag ? JSON.stringify([filter.tag]) : null,
+    filter.since ?? null,
+    filter.until ?? null,
+    filter.after ?? null,
+    filter.limit + 1,
+    ID_CLOCK_SLACK,
+  ];
 }
 
 const LEFT: readonly EmailStatus[] = ["sending", "delivered", "bounced", "failed"];
