@@ -22,6 +22,7 @@ declare
   v_legacy constant regclass := 'emails_legacy'::regclass;
   v_rowtype oid := (select reltype from pg_class where oid = 'emails_legacy'::regclass);
   v_bound uuid;
+  v_week timestamptz;
   r record;
   v_name text;
 begin
@@ -88,8 +89,16 @@ begin
     (select pg_get_constraintdef(oid) from pg_constraint where conrelid = v_legacy and conname = 'emails_legacy_bound'),
     '''([0-9a-f-]+)'''))[1]::uuid;
   if not exists (select 1 from emails_legacy) then
-    -- An installation that never sent: the weekly partitions take everything from the start.
+    -- An installation that never sent: the weekly partitions take everything from the start. This week and
+    -- the four after it are made here, as the purge job makes them later: the first emails, accepted before
+    -- that job first runs, would otherwise fill the default partition and keep this week from being made.
     drop table emails_legacy;
+    for i in 0..4 loop
+      v_week := date_trunc('week', now(), 'UTC') + make_interval(weeks => i);
+      execute format('create table %I partition of emails for values from (%L) to (%L)',
+                     'emails_' || to_char(v_week at time zone 'UTC', 'YYYYMMDD'),
+                     mailroom_uuidv7_floor(v_week), mailroom_uuidv7_floor(v_week + interval '1 week'));
+    end loop;
   elsif v_bound is not null then
     execute format('alter table emails attach partition emails_legacy for values from (minvalue) to (%L)', v_bound);
   else

@@ -47,13 +47,12 @@ describe("purge_expired", () => {
       expect(rows.map((r) => r.id)).toEqual([unsent]);
       const { rows: weeks } = await db.pool.query("select name from mailroom_email_event_partition_bounds()");
       expect(weeks).toHaveLength(5);
-      // The log's weeks ahead; this week's is made too unless the emails above (three days old) fell in it:
-      // accepted before it existed, they sit in the default partition, and the week stays there (ADR 0055).
+      // The log's weeks ahead (a new installation's are made by migration 0152, then by this job; ADR 0055).
       const { rows: logWeeks } = await db.pool.query<{ n: number }>(
         "select count(*)::int as n from mailroom_email_partition_bounds() where lower_id > mailroom_uuidv7_floor(now())",
       );
       expect(logWeeks[0]?.n).toBe(4);
-      expect(lines.join("\n")).toMatch(/1 email\(s\).*partitions made: emails_\d{8}.*email_events_\d{8}/);
+      expect(lines.join("\n")).toMatch(/1 email\(s\).*partitions made: .*email_events_\d{8}/);
     } finally {
       await db.drop();
     }
