@@ -129,6 +129,32 @@ describe("migrations 0150-0152", () => {
     });
   });
 
+  it("upgrades a history from before the timeline's partitioning (0070) too: its old partition's key is dropped", async () => {
+    const email = newId();
+    await withDatabaseBefore("0070", async (client, url) => {
+      await client.query("insert into accounts (account) values ('old')");
+      await client.query(
+        `insert into api_keys (key_id, account, secret_sha256, scopes) values ('keyaaaa00001', 'old', $1, '{send}')`,
+        [Buffer.alloc(32)],
+      );
+      await oldInsert(client, email);
+      await client.query("insert into email_events (email_id, type) values ($1, 'queued')", [email]);
+      await migrate({ url });
+      expect((await bounds(client)).map((b) => b.name)).toEqual(["emails_legacy"]);
+      const { rows } = await client.query(
+        "select tableoid::regclass::text as p from email_events where email_id = $1",
+        [email],
+      );
+      expect(rows).toEqual([{ p: "email_events_legacy" }]);
+      const { rows: keys } = await client.query(
+        "select conname from pg_constraint where contype = 'f' and confrelid = 'emails_legacy'::regclass",
+      );
+      expect(keys).toEqual([]);
+      await client.query("delete from emails where id = $1", [email]);
+      expect(await count(client, "email_events", email)).toBe(0);
+    });
+  });
+
   it("keeps the whole range in the old table when it holds an id that is not a past UUIDv7", async () => {
     const email = randomUUID().replace(/^./, "f");
     await beforeAndAfter(email, async (client) => {
