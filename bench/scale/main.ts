@@ -10,8 +10,9 @@
  *   - the email log: every filter, first page and a page 90 % deep, p50/p99 over BENCH_SCALE_REPEAT (40)
  *     calls of core's `listEmails` (goal p99 ≤ 50 ms);
  *   - the retention purges: rows/s of core's `purgeIdempotencyKeys`, and of `purgeExpiredEmails` removing the
- *     oldest day of the 30-day history (finished emails, their events and attachments cascading), then the
- *     rest of the oldest timeline week, dropped whole (bench/scale/purge.ts, ADR 0043), last;
+ *     oldest day of the 30-day history (finished emails by rows, their events and attachments by triggers), then
+ *     the rest of the oldest week, its log and timeline partitions dropped whole (bench/scale/purge.ts,
+ *     ADR 0043, 0055), last;
  *   - storage: table + index + TOAST bytes per email, per table.
  *
  * Run: `make bench-scale` or `npx node bench/scale/main.ts`. BENCH_SCALE_WARMUP (300) emails warm the worker up first at
@@ -226,7 +227,7 @@ function report(results: SizeResult[]): string {
   lines.push(
     "",
     `Idempotency retention purge: ${results.map((r) => `${int(r.purge.rows)} rows in ${r.purge.seconds.toFixed(2)} s at ${int(r.size)}`).join("; ")}. ` +
-      `Email retention purge, the oldest of 30 days by rows (timeline and attachments cascading); then the rest of the oldest timeline week, its partition dropped whole and its emails' rows deleted: ${results.map((r) => `${purgeFigures(r.emailPurge.day)}; ${purgeFigures(r.emailPurge.week)} at ${int(r.size)}`).join("; ")}. ` +
+      `Email retention purge, the oldest of 30 days by rows (timeline and attachments by triggers); then the rest of the oldest week, its log and timeline partitions dropped whole (emails deleted by rows at the edges only): ${results.map((r) => `${purgeFigures(r.emailPurge.day)}; ${purgeFigures(r.emailPurge.week)} at ${int(r.size)}`).join("; ")}. ` +
       `Goals: accept and delivery ≥ ${GOALS.ratio * 100} % of the empty database's; every log query p99 ≤ ${GOALS.logP99Ms} ms (✗ marks a miss).`,
   );
   return lines.join("\n");

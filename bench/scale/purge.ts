@@ -1,9 +1,9 @@
 /**
- * The retention purges of bench/scale (issue 28 item 5, ADR 0043), last at each size since they shrink the
- * history: first the oldest day (a 29-day retention over the 30 seeded days: rows deleted, the timeline's
- * cascading), then the rest of the oldest timeline week, dropped whole (the retention that puts that week's
- * end just past its cutoff: its emails' rows are deleted, their timeline is not; its unsent emails, which the
- * seed spreads over every day, are failed first).
+ * The retention purges of bench/scale (issue 28 item 5, ADR 0043, 0055), last at each size since they shrink the
+ * history: first the oldest day (a 29-day retention over the 30 seeded days: rows deleted, what refers to them
+ * by the triggers), then the rest of the oldest week, dropped whole (the retention that puts that week's end
+ * just past its cutoff: its timeline's partition, then its emails' partition, what refers to them deleted by
+ * id range; its unsent emails, which the seed spreads over every day, are failed first).
  */
 import type { Pool } from "@mailroom/core/db";
 import { prepareTimelinePartitions, purgeExpiredEmails } from "@mailroom/core/emails";
@@ -17,8 +17,8 @@ export interface PurgeFigures {
 }
 
 /**
- * Makes the timeline's weekly partitions of the seeded 30 days and ahead, as an installation running for
- * those weeks would have them (the purge job makes them ahead of time).
+ * Makes the weekly partitions (log and timeline) of the seeded 30 days and ahead, as an installation running
+ * for those weeks would have them (the purge job makes them ahead of time).
  */
 export async function partitionSeededWeeks(pool: Pool, days: number): Promise<void> {
   await prepareTimelinePartitions(pool, new Date(Date.now() - (days + 7) * DAY_MS));
@@ -31,7 +31,7 @@ async function timed(pool: Pool, days: number, budgetMs: number): Promise<PurgeF
   return { emails, partitions, seconds: (performance.now() - started) / 1000 };
 }
 
-/** The oldest day by rows, then the oldest week's remaining timeline by a partition drop. */
+/** The oldest day by rows, then the rest of the oldest week by partition drops. */
 export async function measurePurges(
   pool: Pool,
   budgetMs: number,

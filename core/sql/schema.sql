@@ -143,7 +143,8 @@ CREATE TABLE public.emails (
     CONSTRAINT emails_source_check CHECK ((source = ANY (ARRAY['api'::text, 'smtp'::text]))),
     CONSTRAINT emails_status_check CHECK ((status = ANY (ARRAY['scheduled'::text, 'queued'::text, 'sending'::text, 'delivered'::text, 'deferred'::text, 'bounced'::text, 'failed'::text, 'canceled'::text]))),
     CONSTRAINT emails_to_addresses_check CHECK ((cardinality(to_addresses) > 0))
-);
+)
+PARTITION BY RANGE (id);
 
 --
 -- Name: mailroom_cancel_email(uuid, uuid); Type: FUNCTION; Schema: public; Owner: -
@@ -410,6 +411,55 @@ begin
 end $$;
 
 --
+-- Name: mailroom_create_email_partitions(timestamp with time zone, integer); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_create_email_partitions(p_from timestamp with time zone, p_weeks integer) RETURNS SETOF text
+    LANGUAGE plpgsql
+    SET lock_timeout TO '1s'
+    AS $$
+declare
+  v_week timestamptz;
+  v_name text;
+  v_lower uuid;
+  v_upper uuid;
+begin
+  for i in 0..p_weeks loop
+    v_week := date_trunc('week', p_from, 'UTC') + make_interval(weeks => i);
+    v_name := 'emails_' || to_char(v_week at time zone 'UTC', 'YYYYMMDD');
+    v_lower := mailroom_uuidv7_floor(v_week);
+    v_upper := mailroom_uuidv7_floor(v_week + interval '1 week');
+    continue when to_regclass(v_name) is not null
+      or exists (select 1 from mailroom_email_partition_bounds() b
+                 where b.lower_id < v_upper and b.upper_id > v_lower);
+    begin
+      execute format('create table %I partition of emails for values from (%L) to (%L)',
+                     v_name, v_lower, v_upper);
+      return next v_name;
+    exception
+      when check_violation then null; -- the default partition has emails of this week
+      when lock_not_available then null;
+    end;
+  end loop;
+end $$;
+
+--
+-- Name: mailroom_delete_email_dependents(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_delete_email_dependents() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+declare
+  v_ids uuid[] := array(select id from gone);
+begin
+  delete from email_attachments where email_id = any (v_ids);
+  delete from email_raw_messages where email_id = any (v_ids);
+  delete from sandbox_messages where email_id = any (v_ids);
+  return null;
+end $$;
+
+--
 -- Name: mailroom_delete_email_timelines(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -448,6 +498,40 @@ begin
 end $$;
 
 --
+-- Name: mailroom_drop_email_partitions(timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_drop_email_partitions(p_cutoff timestamp with time zone) RETURNS SETOF text
+    LANGUAGE plpgsql
+    SET lock_timeout TO '1s'
+    AS $$
+declare
+  b record;
+begin
+  for b in select * from mailroom_email_partition_bounds()
+           where upper_id <= mailroom_uuidv7_floor(p_cutoff) order by upper_id loop
+    -- The same statuses as the emails_unsent index, so this is four index probes, not a read of the week.
+    continue when exists (select 1 from emails e
+                          where e.status in ('scheduled', 'queued', 'deferred', 'sending')
+                            and e.id >= b.lower_id and e.id < b.upper_id);
+    -- A week of timeline inside it that is still there (its drop waited for a lock) goes first, at a later
+    -- run, rather than by a delete of its rows here.
+    continue when exists (select 1 from mailroom_email_event_partition_bounds() t
+                          where t.lower_id >= b.lower_id and t.upper_id <= b.upper_id);
+    begin
+      delete from email_attachments where email_id >= b.lower_id and email_id < b.upper_id;
+      delete from email_raw_messages where email_id >= b.lower_id and email_id < b.upper_id;
+      delete from sandbox_messages where email_id >= b.lower_id and email_id < b.upper_id;
+      delete from email_events where email_id >= b.lower_id and email_id < b.upper_id;
+      execute format('drop table %I', b.name);
+      return next b.name;
+    exception when lock_not_available then
+      null;
+    end;
+  end loop;
+end $$;
+
+--
 -- Name: mailroom_email_event_data(uuid, text, text[], text, jsonb, text); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -472,6 +556,23 @@ CREATE FUNCTION public.mailroom_email_event_partition_bounds() RETURNS TABLE(nam
                   'ffffffff-ffff-ffff-ffff-ffffffffffff')
   from pg_inherits i join pg_class c on c.oid = i.inhrelid
   where i.inhparent = 'email_events'::regclass
+    and pg_get_expr(c.relpartbound, c.oid) <> 'DEFAULT'
+$$;
+
+--
+-- Name: mailroom_email_partition_bounds(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_email_partition_bounds() RETURNS TABLE(name text, lower_id uuid, upper_id uuid)
+    LANGUAGE sql STABLE
+    AS $$
+  select c.relname::text,
+         coalesce((regexp_match(pg_get_expr(c.relpartbound, c.oid), 'FROM \(''([0-9a-f-]+)''\)'))[1]::uuid,
+                  '00000000-0000-0000-0000-000000000000'),
+         coalesce((regexp_match(pg_get_expr(c.relpartbound, c.oid), 'TO \(''([0-9a-f-]+)''\)'))[1]::uuid,
+                  'ffffffff-ffff-ffff-ffff-ffffffffffff')
+  from pg_inherits i join pg_class c on c.oid = i.inhrelid
+  where i.inhparent = 'emails'::regclass
     and pg_get_expr(c.relpartbound, c.oid) <> 'DEFAULT'
 $$;
 
@@ -1469,6 +1570,47 @@ CREATE TABLE public.email_stats (
 );
 
 --
+-- Name: emails_default; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.emails_default (
+    id uuid NOT NULL,
+    account text NOT NULL,
+    api_key_id text NOT NULL,
+    status text NOT NULL,
+    failure_reason text,
+    from_header text NOT NULL,
+    to_addresses text[] NOT NULL,
+    subject text NOT NULL,
+    html text,
+    text text,
+    category text NOT NULL,
+    message_id_header text NOT NULL,
+    scheduled_at timestamp with time zone,
+    attempts integer DEFAULT 0 NOT NULL,
+    last_smtp_response text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    from_address text DEFAULT ''::text NOT NULL,
+    cc_addresses text[] DEFAULT '{}'::text[] NOT NULL,
+    bcc_addresses text[] DEFAULT '{}'::text[] NOT NULL,
+    reply_to text[] DEFAULT '{}'::text[] NOT NULL,
+    custom_headers jsonb DEFAULT '{}'::jsonb NOT NULL,
+    tags jsonb DEFAULT '[]'::jsonb NOT NULL,
+    pending_recipients text[],
+    recipient_results jsonb DEFAULT '{}'::jsonb NOT NULL,
+    source text DEFAULT 'api'::text NOT NULL,
+    sandbox boolean DEFAULT false NOT NULL,
+    simulated boolean DEFAULT false NOT NULL,
+    held_at timestamp with time zone,
+    require_tls boolean DEFAULT false NOT NULL,
+    CONSTRAINT emails_has_content CHECK (((html IS NOT NULL) OR (text IS NOT NULL) OR (source = 'smtp'::text))),
+    CONSTRAINT emails_source_check CHECK ((source = ANY (ARRAY['api'::text, 'smtp'::text]))),
+    CONSTRAINT emails_status_check CHECK ((status = ANY (ARRAY['scheduled'::text, 'queued'::text, 'sending'::text, 'delivered'::text, 'deferred'::text, 'bounced'::text, 'failed'::text, 'canceled'::text]))),
+    CONSTRAINT emails_to_addresses_check CHECK ((cardinality(to_addresses) > 0))
+);
+
+--
 -- Name: idempotency_keys; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1863,6 +2005,12 @@ CREATE TABLE public.worker_heartbeats (
 ALTER TABLE ONLY public.email_events ATTACH PARTITION public.email_events_default DEFAULT;
 
 --
+-- Name: emails_default; Type: TABLE ATTACH; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.emails ATTACH PARTITION public.emails_default DEFAULT;
+
+--
 -- Name: email_events id; Type: DEFAULT; Schema: public; Owner: -
 --
 
@@ -1993,6 +2141,13 @@ ALTER TABLE ONLY public.email_stats
 
 ALTER TABLE ONLY public.emails
     ADD CONSTRAINT emails_pkey PRIMARY KEY (id);
+
+--
+-- Name: emails_default emails_default_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.emails_default
+    ADD CONSTRAINT emails_default_pkey PRIMARY KEY (id);
 
 --
 -- Name: idempotency_keys idempotency_keys_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -2271,61 +2426,121 @@ CREATE INDEX email_events_default_id_idx ON public.email_events_default USING bt
 -- Name: emails_account_category_id; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX emails_account_category_id ON public.emails USING btree (account, category, id DESC);
+CREATE INDEX emails_account_category_id ON ONLY public.emails USING btree (account, category, id DESC);
 
 --
 -- Name: emails_account_from_id; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX emails_account_from_id ON public.emails USING btree (account, from_address, id DESC);
+CREATE INDEX emails_account_from_id ON ONLY public.emails USING btree (account, from_address, id DESC);
 
 --
 -- Name: emails_account_id; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX emails_account_id ON public.emails USING btree (account, id DESC);
+CREATE INDEX emails_account_id ON ONLY public.emails USING btree (account, id DESC);
 
 --
 -- Name: emails_account_status_id; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX emails_account_status_id ON public.emails USING btree (account, status, id DESC);
+CREATE INDEX emails_account_status_id ON ONLY public.emails USING btree (account, status, id DESC);
+
+--
+-- Name: emails_default_account_category_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX emails_default_account_category_id_idx ON public.emails_default USING btree (account, category, id DESC);
+
+--
+-- Name: emails_default_account_from_address_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX emails_default_account_from_address_id_idx ON public.emails_default USING btree (account, from_address, id DESC);
+
+--
+-- Name: emails_default_account_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX emails_default_account_id_idx ON public.emails_default USING btree (account, id DESC);
 
 --
 -- Name: emails_held; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX emails_held ON public.emails USING btree (account) WHERE (held_at IS NOT NULL);
+CREATE INDEX emails_held ON ONLY public.emails USING btree (account) WHERE (held_at IS NOT NULL);
+
+--
+-- Name: emails_default_account_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX emails_default_account_idx ON public.emails_default USING btree (account) WHERE (held_at IS NOT NULL);
+
+--
+-- Name: emails_default_account_status_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX emails_default_account_status_id_idx ON public.emails_default USING btree (account, status, id DESC);
 
 --
 -- Name: emails_key_unsent; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX emails_key_unsent ON public.emails USING btree (api_key_id) WHERE (status = ANY (ARRAY['queued'::text, 'scheduled'::text, 'deferred'::text]));
+CREATE INDEX emails_key_unsent ON ONLY public.emails USING btree (api_key_id) WHERE (status = ANY (ARRAY['queued'::text, 'scheduled'::text, 'deferred'::text]));
+
+--
+-- Name: emails_default_api_key_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX emails_default_api_key_id_idx ON public.emails_default USING btree (api_key_id) WHERE (status = ANY (ARRAY['queued'::text, 'scheduled'::text, 'deferred'::text]));
 
 --
 -- Name: emails_search; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX emails_search ON public.emails USING gin (public.mailroom_email_search_text(subject, from_address, to_addresses, message_id_header) public.gin_trgm_ops);
+CREATE INDEX emails_search ON ONLY public.emails USING gin (public.mailroom_email_search_text(subject, from_address, to_addresses, message_id_header) public.gin_trgm_ops);
 
 --
--- Name: emails_tags; Type: INDEX; Schema: public; Owner: -
+-- Name: emails_default_mailroom_email_search_text_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX emails_tags ON public.emails USING gin (tags jsonb_path_ops);
-
---
--- Name: emails_to; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX emails_to ON public.emails USING gin (to_addresses);
+CREATE INDEX emails_default_mailroom_email_search_text_idx ON public.emails_default USING gin (public.mailroom_email_search_text(subject, from_address, to_addresses, message_id_header) public.gin_trgm_ops);
 
 --
 -- Name: emails_unsent; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX emails_unsent ON public.emails USING btree (status, id) WHERE (status = ANY (ARRAY['scheduled'::text, 'queued'::text, 'deferred'::text, 'sending'::text]));
+CREATE INDEX emails_unsent ON ONLY public.emails USING btree (status, id) WHERE (status = ANY (ARRAY['scheduled'::text, 'queued'::text, 'deferred'::text, 'sending'::text]));
+
+--
+-- Name: emails_default_status_id_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX emails_default_status_id_idx ON public.emails_default USING btree (status, id) WHERE (status = ANY (ARRAY['scheduled'::text, 'queued'::text, 'deferred'::text, 'sending'::text]));
+
+--
+-- Name: emails_tags; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX emails_tags ON ONLY public.emails USING gin (tags jsonb_path_ops);
+
+--
+-- Name: emails_default_tags_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX emails_default_tags_idx ON public.emails_default USING gin (tags jsonb_path_ops);
+
+--
+-- Name: emails_to; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX emails_to ON ONLY public.emails USING gin (to_addresses);
+
+--
+-- Name: emails_default_to_addresses_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX emails_default_to_addresses_idx ON public.emails_default USING gin (to_addresses);
 
 --
 -- Name: idempotency_keys_created; Type: INDEX; Schema: public; Owner: -
@@ -2440,6 +2655,78 @@ ALTER INDEX public.email_events_email ATTACH PARTITION public.email_events_defau
 ALTER INDEX public.email_events_id ATTACH PARTITION public.email_events_default_id_idx;
 
 --
+-- Name: emails_default_account_category_id_idx; Type: INDEX ATTACH; Schema: public; Owner: -
+--
+
+ALTER INDEX public.emails_account_category_id ATTACH PARTITION public.emails_default_account_category_id_idx;
+
+--
+-- Name: emails_default_account_from_address_id_idx; Type: INDEX ATTACH; Schema: public; Owner: -
+--
+
+ALTER INDEX public.emails_account_from_id ATTACH PARTITION public.emails_default_account_from_address_id_idx;
+
+--
+-- Name: emails_default_account_id_idx; Type: INDEX ATTACH; Schema: public; Owner: -
+--
+
+ALTER INDEX public.emails_account_id ATTACH PARTITION public.emails_default_account_id_idx;
+
+--
+-- Name: emails_default_account_idx; Type: INDEX ATTACH; Schema: public; Owner: -
+--
+
+ALTER INDEX public.emails_held ATTACH PARTITION public.emails_default_account_idx;
+
+--
+-- Name: emails_default_account_status_id_idx; Type: INDEX ATTACH; Schema: public; Owner: -
+--
+
+ALTER INDEX public.emails_account_status_id ATTACH PARTITION public.emails_default_account_status_id_idx;
+
+--
+-- Name: emails_default_api_key_id_idx; Type: INDEX ATTACH; Schema: public; Owner: -
+--
+
+ALTER INDEX public.emails_key_unsent ATTACH PARTITION public.emails_default_api_key_id_idx;
+
+--
+-- Name: emails_default_mailroom_email_search_text_idx; Type: INDEX ATTACH; Schema: public; Owner: -
+--
+
+ALTER INDEX public.emails_search ATTACH PARTITION public.emails_default_mailroom_email_search_text_idx;
+
+--
+-- Name: emails_default_pkey; Type: INDEX ATTACH; Schema: public; Owner: -
+--
+
+ALTER INDEX public.emails_pkey ATTACH PARTITION public.emails_default_pkey;
+
+--
+-- Name: emails_default_status_id_idx; Type: INDEX ATTACH; Schema: public; Owner: -
+--
+
+ALTER INDEX public.emails_unsent ATTACH PARTITION public.emails_default_status_id_idx;
+
+--
+-- Name: emails_default_tags_idx; Type: INDEX ATTACH; Schema: public; Owner: -
+--
+
+ALTER INDEX public.emails_tags ATTACH PARTITION public.emails_default_tags_idx;
+
+--
+-- Name: emails_default_to_addresses_idx; Type: INDEX ATTACH; Schema: public; Owner: -
+--
+
+ALTER INDEX public.emails_to ATTACH PARTITION public.emails_default_to_addresses_idx;
+
+--
+-- Name: emails emails_delete_dependents; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER emails_delete_dependents AFTER DELETE ON public.emails REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION public.mailroom_delete_email_dependents();
+
+--
 -- Name: emails emails_delete_timelines; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -2508,24 +2795,10 @@ ALTER TABLE ONLY public.domains
     ADD CONSTRAINT domains_account_fkey FOREIGN KEY (account) REFERENCES public.accounts(account);
 
 --
--- Name: email_attachments email_attachments_email_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.email_attachments
-    ADD CONSTRAINT email_attachments_email_id_fkey FOREIGN KEY (email_id) REFERENCES public.emails(id) ON DELETE CASCADE;
-
---
--- Name: email_raw_messages email_raw_messages_email_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.email_raw_messages
-    ADD CONSTRAINT email_raw_messages_email_id_fkey FOREIGN KEY (email_id) REFERENCES public.emails(id) ON DELETE CASCADE;
-
---
 -- Name: emails emails_api_key_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
-ALTER TABLE ONLY public.emails
+ALTER TABLE public.emails
     ADD CONSTRAINT emails_api_key_id_fkey FOREIGN KEY (api_key_id) REFERENCES public.api_keys(key_id);
 
 --
@@ -2534,13 +2807,6 @@ ALTER TABLE ONLY public.emails
 
 ALTER TABLE ONLY public.sandbox_chaos_rules
     ADD CONSTRAINT sandbox_chaos_rules_account_fkey FOREIGN KEY (account) REFERENCES public.accounts(account) ON DELETE CASCADE;
-
---
--- Name: sandbox_messages sandbox_messages_email_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.sandbox_messages
-    ADD CONSTRAINT sandbox_messages_email_id_fkey FOREIGN KEY (email_id) REFERENCES public.emails(id) ON DELETE CASCADE;
 
 --
 -- Name: template_versions template_versions_template_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

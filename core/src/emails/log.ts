@@ -31,6 +31,8 @@ export interface EmailFilter {
  * would make a narrow range of a busy account read more rows.
  */
 const ID_CLOCK_SLACK = "5 minutes";
+const NIL = "00000000-0000-0000-0000-000000000000";
+const MAX = "ffffffff-ffff-ffff-ffff-ffffffffffff";
 
 /**
  * A search's terms, each `like` the searchable text (indexed by `emails_search`, migration 0143): one
@@ -45,15 +47,22 @@ const SEARCH = `(${Array.from(
 
 /**
  * One page of an account's email log, newest first. Ids are UUIDv7, so id order is creation order and the
- * cursor is simply the last id seen: stable under concurrent inserts, no offset scans.
+ * cursor is simply the last id seen: stable under concurrent inserts, no offset scans. The cursor and the time
+ * range also bound the id by two conditions without `is null or` (least() skips nulls), which Postgres can
+ * prune `emails`' weekly partitions by when it starts the query (ADR 0055): a page past a cursor reads no week
+ * newer than the cursor's, a time range only its weeks.
  */
 export async function listEmails(
   db: Queryable,
   account: string,
   filter: EmailFilter,
 ): Promise<{ data: EmailRecord[]; hasMore: boolean }> {
-  const { rows } = await db.query<EmailRow>(
-    `select * from emails
+  const { rows } = await db.query<EmailRow>(LIST_EMAILS, listEmailsParams(account, filter));
+  return { data: rows.slice(0, filter.limit).map(toEmailRecord), hasMore: rows.length > filter.limit };
+}
+
+/** @internal The log's statement and its parameters, exported for the test that reads its plan. */
+export const LIST_EMAILS = `select * from emails
      where account = $1
        and ($2::text is null or status = $2)
        and ($3::text is null or to_addresses @> array[$3]::text[])
@@ -64,26 +73,29 @@ export async function listEmails(
        and ($8::timestamptz is null or (created_at < $8 and id < mailroom_uuidv7_floor($8 + $11::interval)))
        and ($9::uuid is null or id < $9)
        and ($12::text is null or ${SEARCH} or id = $16::uuid or tags @> $17::jsonb)
+       and id >= coalesce(mailroom_uuidv7_floor($7 - $11::interval), '${NIL}')
+       and id <= least($9::uuid, mailroom_uuidv7_floor($8 + $11::interval), '${MAX}')
      order by id desc
-     limit $10`,
-    [
-      account,
-      filter.status ?? null,
-      filter.to ?? null,
-      filter.from ?? null,
-      filter.category ?? null,
-      filter.tag ? JSON.stringify([filter.tag]) : null,
-      filter.since ?? null,
-      filter.until ?? null,
-      filter.after ?? null,
-      filter.limit + 1,
-      ID_CLOCK_SLACK,
-      ...Array.from({ length: MAX_SEARCH_TERMS }, (_, i) => filter.search?.patterns[i] ?? null),
-      filter.search?.id ?? null,
-      filter.search?.tag ? JSON.stringify([filter.search.tag]) : null,
-    ],
-  );
-  return { data: rows.slice(0, filter.limit).map(toEmailRecord), hasMore: rows.length > filter.limit };
+     limit $10`;
+
+/** @internal */
+export function listEmailsParams(account: string, filter: EmailFilter): unknown[] {
+  return [
+    account,
+    filter.status ?? null,
+    filter.to ?? null,
+    filter.from ?? null,
+    filter.category ?? null,
+    filter.tag ? JSON.stringify([filter.tag]) : null,
+    filter.since ?? null,
+    filter.until ?? null,
+    filter.after ?? null,
+    filter.limit + 1,
+    ID_CLOCK_SLACK,
+    ...Array.from({ length: MAX_SEARCH_TERMS }, (_, i) => filter.search?.patterns[i] ?? null),
+    filter.search?.id ?? null,
+    filter.search?.tag ? JSON.stringify([filter.search.tag]) : null,
+  ];
 }
 
 const LEFT: readonly EmailStatus[] = ["sending", "delivered", "bounced", "failed"];

@@ -10,7 +10,7 @@ const NIL = "00000000-0000-0000-0000-000000000000";
 /**
  * Who keeps finished emails how long (ADR 0043): the installation's days (0: forever) for every account
  * without its own `accounts.retention_days`, and each of those its own (0: forever too). `longestDays` is the
- * longest of them all, or null when someone keeps them forever: whole timeline partitions go only past it.
+ * longest of them all, or null when someone keeps them forever: whole weeks (partitions) go only past it.
  */
 export interface RetentionPlan {
   defaultDays: number;
@@ -30,15 +30,16 @@ export async function retentionPlan(db: Queryable, defaultDays: number): Promise
 export interface EmailPurge {
   /** Finished emails deleted row by row (their remaining timeline and attachments cascading). */
   emails: number;
-  /** Timeline partitions dropped whole. */
+  /** Partitions dropped whole: weeks of timeline and of emails (ADR 0043, 0055). */
   partitions: string[];
 }
 
 /**
- * Purges finished emails past their account's retention: first whole weeks of timeline past the longest
- * retention in force are dropped (no row of them is deleted), then the emails created and last changed before
- * their account's cutoff are deleted in short batches, oldest first, within `options.budgetMs`. Ids are
- * UUIDv7, so "created before the cutoff" is a range of the primary key, read from its start once per run.
+ * Purges finished emails past their account's retention: first whole weeks past the longest retention in
+ * force are dropped, timeline then emails (no row of them is deleted; ADR 0055), then the emails created and
+ * last changed before their account's cutoff are deleted in short batches, oldest first, within
+ * `options.budgetMs`. Ids are UUIDv7, so "created before the cutoff" is a range of the primary key, read from
+ * its start once per run.
  */
 export async function purgeExpiredEmails(
   db: Queryable,

@@ -51,7 +51,7 @@ const finishEverything = () =>
 describe("timeline partitions (issue 28 item 5)", () => {
   it("makes this week's partition and the next ones once, and an email's events land in its week's", async () => {
     const now = new Date();
-    const made = await prepareTimelinePartitions(db.pool, now);
+    const made = (await prepareTimelinePartitions(db.pool, now)).filter((n) => n.startsWith("email_events_"));
     expect(made).toHaveLength(TIMELINE_WEEKS_AHEAD + 1);
     expect(made[0]).toBe(weekOf(now));
     expect(made[1]).toBe(weekOf(days(7)));

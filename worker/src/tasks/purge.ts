@@ -14,9 +14,9 @@ import type { WorkerDeps } from "../deps.ts";
 /**
  * Runs every five minutes (`PERIODIC_JOBS` in core/src/jobs): forgets expired idempotency keys, rate-limit
  * windows, quota windows, reputation counters past the week, the overview's counters past
- * MAILROOM_STATS_RETENTION_DAYS, processed bounce reports and DMARC report days past
- * their retention, makes the timeline's weekly partitions ahead, then drops whole weeks of timeline past the
- * longest retention and purges finished emails past their account's retention (ADR 0043) and webhook events
+ * MAILROOM_STATS_RETENTION_DAYS, processed bounce reports and DMARC report days past their retention, makes
+ * the log's and the timeline's weekly partitions ahead, then drops whole weeks of both past the longest
+ * retention and purges finished emails past their account's retention (ADR 0043, 0055) and webhook events
  * past the email retention (in short batches for at most a minute each; a backlog is worked off over several runs),
  * and audit rows past MAILROOM_AUDIT_RETENTION_DAYS (ADR 0062).
  * Idempotency keys go first: the configuration keeps their window inside the emails' retention.
@@ -41,7 +41,7 @@ export function makePurgeTask(deps: WorkerDeps): Task<"purge_expired"> {
       `purged ${keys} idempotency key(s), ${windows} rate-limit window(s), ${reports} report(s), ` +
         `${dmarc} DMARC source day(s), ${purge.emails} email(s), ${events} webhook event(s) and ${audit} audit ` +
         `row(s); ` +
-        `timeline partitions made: ${made.join(", ") || "none"}, dropped: ${purge.partitions.join(", ") || "none"}`,
+        `partitions made: ${made.join(", ") || "none"}, dropped: ${purge.partitions.join(", ") || "none"}`,
     );
   };
 }
