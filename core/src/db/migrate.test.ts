@@ -7,6 +7,9 @@ import { FUNCTIONS_DIR, MIGRATIONS_DIR, sqlFiles } from "./migrate.ts";
 // of core/sql/functions supersede them on every migrate (ADR 0003).
 const LAST_MIGRATION_WITH_FUNCTIONS = 14;
 const CREATE_FUNCTION = /\bcreate\s+(or\s+replace\s+)?function\s+([\w.]+)/gi;
+// Functions an index's expression stores: changing one means a new function, a new index and a reindex, in a
+// migration, so their bodies stay with the migration that indexes them (ADR 0061).
+const INDEXED_FUNCTIONS = new Set(["0143_emails_search_index.sql: mailroom_email_search_text"]);
 
 describe("where SQL functions live", () => {
   it("no migration after 0014 creates or replaces a function: its body belongs in core/sql/functions", async () => {
@@ -16,7 +19,7 @@ describe("where SQL functions live", () => {
       const sql = await readFile(path.join(MIGRATIONS_DIR, name), "utf8");
       for (const match of sql.matchAll(CREATE_FUNCTION)) offenders.push(`${name}: ${match[2]}`);
     }
-    expect(offenders).toEqual([]);
+    expect(offenders.filter((offender) => !INDEXED_FUNCTIONS.has(offender))).toEqual([]);
   });
 
   it("each function's live body is in one file: named after the function, or after its state machine", async () => {
