@@ -2,6 +2,7 @@ import type { AccountRecord } from "@mailroom/core/accounts";
 import { MailroomError } from "@mailroom/core/errors";
 import {
   type ApiKeyRecord,
+  checkPersonSession,
   createRequestAuthenticator,
   requireScope,
   type Scope,
@@ -57,6 +58,8 @@ export function registerAuth(app: FastifyInstance, deps: ApiDeps): void {
     if (!scope) return;
     const at = now();
     const { key, account, rateLimit } = await authenticate(request.headers.authorization, at);
+    // A person's key (ADR 0063) is also a session, revoked once idle too long.
+    await checkPersonSession(deps.pool, key, deps.config.oidc.idleTimeoutSeconds, at);
     request.log = request.log.child({ keyId: key.keyId, account: key.account });
     request.apiKey = key;
     request.account = account;

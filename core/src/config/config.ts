@@ -3,6 +3,7 @@ import * as api from "./areas/api.ts";
 import * as delivery from "./areas/delivery.ts";
 import * as domains from "./areas/domains.ts";
 import * as limits from "./areas/limits.ts";
+import * as oidc from "./areas/oidc.ts";
 import * as operator from "./areas/operator.ts";
 import * as simulator from "./areas/simulator.ts";
 import * as smtp from "./areas/smtp.ts";
@@ -28,6 +29,7 @@ export const AREAS = [
   webhooks,
   telemetry,
   simulator,
+  oidc,
 ] as const;
 
 /**
@@ -47,6 +49,7 @@ const envSchema = z.object({
   ...webhooks.variables,
   ...telemetry.variables,
   ...simulator.variables,
+  ...oidc.variables,
 });
 
 export type EnvInput = Record<string, string | undefined>;
@@ -63,6 +66,7 @@ function buildConfig(e: z.infer<typeof envSchema>) {
     ...webhooks.build(e),
     ...telemetry.build(e),
     ...simulator.build(e),
+    ...oidc.build(e),
   };
 }
 

@@ -6,6 +6,7 @@ export {
   requireScope,
 } from "./authenticate.ts";
 export { parseKey } from "./format.ts";
+export { checkPersonSession } from "./person.ts";
 export { revokeKey } from "./revoke.ts";
 export { createKey, listKeys, touchKeyLastUsed } from "./store.ts";
 export * from "./types.ts";

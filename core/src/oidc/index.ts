@@ -1,0 +1,2 @@
+export { providerMetadata } from "./provider.ts";
+export { signInPerson } from "./sign-in.ts";
