@@ -39,6 +39,7 @@ describe.runIf(chromiumAvailable())("people sign in with OpenID Connect", { time
         MAILROOM_OIDC_REDIRECT_URI: redirectUri,
         MAILROOM_OIDC_SCOPES: "openid email groups",
         MAILROOM_OIDC_IDLE_TIMEOUT_SECONDS: "600",
+        MAILROOM_OIDC_RECHECK_SECONDS: "600",
         MAILROOM_OIDC_ROLES: JSON.stringify([
           { group: "mail-admins", account: "default", scopes: ADMIN },
           { group: "mail-viewers", account: "default", scopes: ["domains"] },
@@ -170,6 +171,36 @@ describe.runIf(chromiumAvailable())("people sign in with OpenID Connect", { time
     expect(await alert.textContent()).toContain("idle");
     expect((await keyRow(keyId)).revoked_at).not.toBeNull();
     expect(await answer(stack.call(key, "GET", "/v1/emails"))).toContain("api_key_revoked");
+    await context.close();
+  });
+
+  it("revokes a person's key once the provider says they left the group, and keeps it while they stay", async () => {
+    const { context, page } = await newPage(chromium.browser);
+    await signInAs(page, "alice");
+    await page.getByRole("button", { name: "Sign out" }).waitFor();
+    const keyId = (await tabKey(page)).split("_")[1] as string;
+    expect((await keyRow(keyId)).owner_refresh_token).not.toBeNull();
+    const recheckDue = () =>
+      stack.db.pool.query(
+        "update api_keys set owner_checked_at = now() - interval '11 minutes' where key_id = $1 returning owner_checked_at",
+        [keyId],
+      );
+    // Still in the group: the re-check (MAILROOM_OIDC_RECHECK_SECONDS, 600 s, made due by moving the clock) passes.
+    const before = (await recheckDue()).rows[0].owner_checked_at as Date;
+    await page.reload();
+    await page.getByRole("link", { name: "Emails" }).waitFor();
+    const row = await keyRow(keyId);
+    expect(row.revoked_at).toBeNull();
+    expect(row.owner_checked_at.getTime()).toBeGreaterThan(before.getTime());
+
+    idp.groups.set("alice", ["support"]);
+    await recheckDue();
+    await page.reload();
+    const alert = page.getByRole("alert").filter({ hasText: "signed out" });
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain("alice@example.test no longer has a role");
+    expect((await keyRow(keyId)).revoked_at).not.toBeNull();
+    idp.groups.set("alice", ["mail-admins"]);
     await context.close();
   });
 });

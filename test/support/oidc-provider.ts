@@ -30,7 +30,7 @@ export async function startOidcProvider(options: {
         client_secret: clientSecret,
         redirect_uris: [options.redirectUri],
         response_types: ["code"],
-        grant_types: ["authorization_code"],
+        grant_types: ["authorization_code", "refresh_token"],
         token_endpoint_auth_method: "client_secret_basic",
       },
     ],
@@ -39,6 +39,8 @@ export async function startOidcProvider(options: {
     // S256 only, and required of every client, confidential ones too.
     pkce: { required: () => true },
     features: { devInteractions: { enabled: true } },
+    // A refresh token at every sign-in, so Mailroom can ask for the person's groups again (ADR 0063).
+    issueRefreshToken: async () => true,
     findAccount: async (_ctx, id) => ({
       accountId: id,
       claims: async () => ({ sub: id, email: `${id}@example.test`, groups: groups.get(id) ?? [] }),

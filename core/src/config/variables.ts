@@ -81,6 +81,7 @@ export const VARIABLES: Readonly<Record<string, { programs: ProgramName[]; help:
     programs: API,
     help: "a person's key is revoked when idle this long",
   },
+  MAILROOM_OIDC_RECHECK_SECONDS: { programs: API, help: "ask the provider for a person's groups this often" },
   MAILROOM_DNS_SERVERS: {
     programs: ["run", "api", "worker", "operator"],
     help: "host:port,… for DNS; unset: system resolver",

@@ -1,4 +1,4 @@
-import type { Pool } from "../db/pool.ts";
+import type { Pool, Queryable } from "../db/pool.ts";
 import { MailroomError } from "../errors/index.ts";
 import { revokeKey } from "./revoke.ts";
 import type { ApiKeyRecord } from "./types.ts";
@@ -31,4 +31,38 @@ export async function checkPersonSession(
      where key_id = $1 and revoked_at is null and session_active_at < $2::timestamptz`,
     [key.keyId, now],
   );
+}
+
+/** Keeps the provider's (encrypted) refresh token of a person's key, and when their groups were confirmed. */
+export async function storePersonRefreshToken(
+  db: Queryable,
+  keyId: string,
+  envelope: Buffer,
+  checkedAt: Date,
+): Promise<void> {
+  await db.query(
+    "update api_keys set owner_refresh_token = $2, owner_checked_at = $3 where key_id = $1 and owner_subject is not null",
+    [keyId, envelope, checkedAt],
+  );
+}
+
+/**
+ * Claims the re-check of a person's groups when the last is older than `intervalSeconds`: one request of
+ * many concurrent ones wins (the others go on), so a rotating refresh token is never presented twice.
+ * Returns the encrypted refresh token to use, undefined when not due, not won, or none was issued.
+ */
+export async function claimPersonRecheck(
+  db: Queryable,
+  keyId: string,
+  now: Date,
+  intervalSeconds: number,
+): Promise<Buffer | undefined> {
+  const { rows } = await db.query<{ owner_refresh_token: Buffer }>(
+    `update api_keys set owner_checked_at = $2
+     where key_id = $1 and owner_refresh_token is not null and revoked_at is null
+       and (owner_checked_at is null or owner_checked_at <= $2::timestamptz - make_interval(secs => $3))
+     returning owner_refresh_token`,
+    [keyId, now, intervalSeconds],
+  );
+  return rows[0]?.owner_refresh_token;
 }

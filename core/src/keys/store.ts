@@ -17,7 +17,8 @@ import {
 } from "./types.ts";
 
 const COLUMNS = `key_id, account, name, scopes, managed_by, created_at, expires_at, revoked_at, last_used_at,
-  rate_limit_per_second, mode, owner_issuer, owner_subject, owner_email, session_active_at`;
+  rate_limit_per_second, mode, owner_issuer, owner_subject, owner_email, session_active_at,
+  owner_checked_at`;
 
 // The same columns where a statement joins `accounts`, whose column names overlap.
 const JOINED_COLUMNS = COLUMNS.split(",")
@@ -40,6 +41,7 @@ interface KeyRow {
   owner_subject: string | null;
   owner_email: string | null;
   session_active_at: Date | null;
+  owner_checked_at: Date | null;
 }
 
 function toRecord(row: KeyRow): ApiKeyRecord {
@@ -60,6 +62,7 @@ function toRecord(row: KeyRow): ApiKeyRecord {
         ? { issuer: row.owner_issuer, subject: row.owner_subject, email: row.owner_email }
         : null,
     sessionActiveAt: row.session_active_at,
+    ownerCheckedAt: row.owner_checked_at,
   };
 }
 

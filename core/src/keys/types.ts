@@ -30,6 +30,8 @@ export interface ApiKeyRecord {
   owner: KeyOwner | null;
   /** A person's key: its session's last request (the idle timeout's clock); null for a machine's key. */
   sessionActiveAt: Date | null;
+  /** A person's key: when the provider last confirmed their groups (core/src/oidc/recheck.ts). */
+  ownerCheckedAt: Date | null;
 }
 
 /** Who a person's key belongs to: the ID token's issuer, subject and email. */

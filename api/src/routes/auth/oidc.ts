@@ -49,7 +49,7 @@ export function oidcRoutes(parent: FastifyInstance, deps: ApiDeps): void {
       },
     },
     async (request) => {
-      const result = await signInPerson(deps.pool, oidc, request.body);
+      const result = await signInPerson(deps.pool, oidc, deps.kek, request.body);
       return {
         key: result.fullKey,
         keyId: result.key.keyId,

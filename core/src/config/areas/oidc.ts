@@ -44,6 +44,7 @@ export const variables = {
     .min(60)
     .max(30 * 86_400)
     .default(3600),
+  MAILROOM_OIDC_RECHECK_SECONDS: z.coerce.number().int().min(60).max(86_400).default(300),
 };
 
 export function build(e: AreaEnv<typeof variables>) {
@@ -71,6 +72,8 @@ export function build(e: AreaEnv<typeof variables>) {
           : undefined,
       roles,
       idleTimeoutSeconds: e.MAILROOM_OIDC_IDLE_TIMEOUT_SECONDS,
+      /** How often a person's groups are asked again of the provider, at a use of their key (recheck.ts). */
+      recheckSeconds: e.MAILROOM_OIDC_RECHECK_SECONDS,
     },
   };
 }
