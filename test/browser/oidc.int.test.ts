@@ -203,4 +203,23 @@ describe.runIf(chromiumAvailable())("people sign in with OpenID Connect", { time
     idp.groups.set("alice", ["mail-admins"]);
     await context.close();
   });
+
+  it.each([
+    ["nonce", "the ID token's nonce is not this sign-in's"],
+    ["codeVerifier", "the provider refused the code (invalid_grant)"],
+  ])("refuses a sign-in whose %s is not the one the tab made", async (field, reason) => {
+    const { context, page } = await newPage(chromium.browser);
+    // What reaches the API is altered in flight: the provider's code with another nonce or PKCE verifier.
+    await page.route("**/auth/oidc/session", async (route) => {
+      const body = JSON.parse(route.request().postData() ?? "{}");
+      body[field] = "A".repeat(43);
+      await route.continue({ postData: JSON.stringify(body) });
+    });
+    await signInAs(page, "alice");
+    const alert = page.getByRole("alert").filter({ hasText: "Sign-in failed" });
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain(reason);
+    expect(await tabKey(page)).toBe("");
+    await context.close();
+  });
 });
