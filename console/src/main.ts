@@ -1,7 +1,7 @@
 import { ApiError, createApi, type KeyInfo, storedKey, storeKey } from "./api.ts";
 import type { View, ViewContext } from "./context.ts";
 import { errorText, h, show } from "./dom.ts";
-import { finishOidcSignIn, signedInPerson, signOutPerson } from "./oidc.ts";
+import { accountSwitcher, finishOidcSignIn, signedInPerson, signOutPerson } from "./oidc.ts";
 import { domainDetailView, domainsView } from "./views/domains.ts";
 import { emailDetailView } from "./views/email-detail.ts";
 import { emailsView } from "./views/emails.ts";
@@ -131,6 +131,7 @@ function renderChrome(active: string): void {
   show(
     who,
     h("span", { class: "muted", title: `account ${s.key.account}` }, signedInPerson() || s.key.keyId),
+    accountSwitcher(s.key.account, s.secret),
     h("button", { type: "button", class: "link", onclick: signOut }, "Sign out"),
   );
 }

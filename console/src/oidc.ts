@@ -6,9 +6,11 @@
  * comes back is an API key of the spec's shape, held in the tab like a pasted one.
  */
 import { createApi } from "./api.ts";
+import { h } from "./dom.ts";
 
 const PENDING = "mailroom.oidc.pending";
 const PERSON = "mailroom.person";
+const ACCOUNTS = "mailroom.person.accounts";
 
 export interface OidcSettings {
   enabled: boolean;
@@ -33,9 +35,9 @@ export async function oidcSettings(): Promise<OidcSettings> {
 }
 
 /** Sends the tab to the provider, remembering what the answer must carry. */
-export async function startOidcSignIn(settings: OidcSettings): Promise<void> {
+export async function startOidcSignIn(settings: OidcSettings, account?: string): Promise<void> {
   if (!settings.authorizationEndpoint || !settings.clientId || !settings.redirectUri) return;
-  const pending = { state: random(), nonce: random(), verifier: random() };
+  const pending = { state: random(), nonce: random(), verifier: random(), account };
   sessionStorage.setItem(PENDING, JSON.stringify(pending));
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(pending.verifier));
   const url = new URL(settings.authorizationEndpoint);
@@ -63,7 +65,9 @@ export async function finishOidcSignIn(): Promise<string | undefined> {
   history.replaceState(null, "", `${location.pathname}${location.hash}`);
   const raw = sessionStorage.getItem(PENDING);
   sessionStorage.removeItem(PENDING);
-  const pending = raw ? (JSON.parse(raw) as { state: string; nonce: string; verifier: string }) : null;
+  const pending = raw
+    ? (JSON.parse(raw) as { state: string; nonce: string; verifier: string; account?: string })
+    : null;
   if (!pending || params.get("state") !== pending.state) {
     throw new Error(
       "This sign-in answer was not started from this tab (its state does not match), so it was refused. " +
@@ -81,15 +85,18 @@ export async function finishOidcSignIn(): Promise<string | undefined> {
       code: params.get("code") ?? "",
       codeVerifier: pending.verifier,
       nonce: pending.nonce,
+      ...(pending.account ? { account: pending.account } : {}),
     }),
   });
   const body = (await response.json().catch(() => ({}))) as {
     key?: string;
     message?: string;
     person?: { email: string | null; subject: string };
+    accounts?: string[];
   };
   if (!response.ok || !body.key) throw new Error(body.message ?? `The sign-in answered ${response.status}.`);
   sessionStorage.setItem(PERSON, body.person?.email ?? body.person?.subject ?? "");
+  sessionStorage.setItem(ACCOUNTS, JSON.stringify(body.accounts ?? []));
   return body.key;
 }
 
@@ -102,8 +109,30 @@ export function signedInPerson(): string | null {
 export async function signOutPerson(secret: string | undefined): Promise<void> {
   if (signedInPerson() === null) return;
   sessionStorage.removeItem(PERSON);
+  sessionStorage.removeItem(ACCOUNTS);
   if (secret)
     await createApi(secret)
       .post("/auth/oidc/sign-out")
       .catch(() => undefined);
+}
+
+/**
+ * For a person with roles in several accounts: a choice of account. Choosing one signs the person out of this
+ * key and through the provider again (its session makes that a redirect), for a key in the account chosen.
+ */
+export function accountSwitcher(current: string, secret: string): HTMLElement | null {
+  const accounts = JSON.parse(sessionStorage.getItem(ACCOUNTS) ?? "[]") as string[];
+  if (signedInPerson() === null || accounts.length < 2) return null;
+  const select = h(
+    "select",
+    { id: "person-account", "aria-label": "Account" },
+    accounts.map((account) => h("option", { value: account, selected: account === current }, account)),
+  ) as HTMLSelectElement;
+  select.addEventListener("change", async () => {
+    const settings = await oidcSettings();
+    await signOutPerson(secret);
+    sessionStorage.removeItem("mailroom.apiKey");
+    await startOidcSignIn(settings, select.value);
+  });
+  return select;
 }

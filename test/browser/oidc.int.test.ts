@@ -28,7 +28,12 @@ describe.runIf(chromiumAvailable())("people sign in with OpenID Connect", { time
     idp = await startOidcProvider({
       port: idpPort,
       redirectUri,
-      groups: { alice: ["mail-admins"], bob: ["support", "mail-viewers"], carol: ["marketing"] },
+      groups: {
+        alice: ["mail-admins"],
+        bob: ["support", "mail-viewers"],
+        carol: ["marketing"],
+        dave: ["mail-viewers", "shop-team"],
+      },
     });
     [stack, chromium] = await Promise.all([
       startConsoleStack({
@@ -43,6 +48,7 @@ describe.runIf(chromiumAvailable())("people sign in with OpenID Connect", { time
         MAILROOM_OIDC_ROLES: JSON.stringify([
           { group: "mail-admins", account: "default", scopes: ADMIN },
           { group: "mail-viewers", account: "default", scopes: ["domains"] },
+          { group: "shop-team", account: "shop", scopes: ["send"] },
         ]),
       }),
       launchChromium(),
@@ -220,6 +226,22 @@ describe.runIf(chromiumAvailable())("people sign in with OpenID Connect", { time
     await alert.waitFor();
     expect(await alert.textContent()).toContain(reason);
     expect(await tabKey(page)).toBe("");
+    await context.close();
+  });
+
+  it("lets a person with roles in two accounts switch: a new key for the other account, the old one revoked", async () => {
+    const { context, page } = await newPage(chromium.browser);
+    await signInAs(page, "dave");
+    await page.getByRole("button", { name: "Sign out" }).waitFor();
+    const first = (await tabKey(page)).split("_")[1] as string;
+    expect((await keyRow(first)).account).toBe("default");
+    await page.getByLabel("Account").selectOption("shop");
+    // Back through the provider, whose session answers at once (no login page), to a key for `shop`.
+    await page.getByRole("link", { name: "Emails" }).waitFor();
+    const second = (await tabKey(page)).split("_")[1] as string;
+    const row = await keyRow(second);
+    expect([row.account, row.scopes]).toEqual(["shop", ["send"]]);
+    expect((await keyRow(first)).revoked_at).not.toBeNull();
     await context.close();
   });
 });
