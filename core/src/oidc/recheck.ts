@@ -51,7 +51,13 @@ export async function recheckPerson(
     groups = (await groupsOf(meta, provider, claims, answer.accessToken)).groups;
     rotated = answer.refreshToken;
   } catch (error) {
+    // An ID token that does not verify is not the provider vouching: the key goes, as on a refused refresh.
+    if (error instanceof MailroomError && error.code === "sign_in_failed") {
+      return await lose("the provider's answer could not be verified");
+    }
+    // Revoked just now (`lose`): the request is answered so.
     if (error instanceof MailroomError && error.code !== "service_unavailable") throw error;
+    // Unreachable provider, or a token the key-encryption key no longer opens: fail open until the next check.
     return;
   }
   const granted = grantsOf(groups, oidc.roles).get(key.account) ?? [];
