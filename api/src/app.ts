@@ -15,6 +15,7 @@ import { registerJsonBody } from "./plugins/json-body.ts";
 import { registerOpenApi } from "./plugins/openapi.ts";
 import { registerTelemetry } from "./plugins/telemetry.ts";
 import { storableStringsValidator } from "./plugins/validation.ts";
+import { oidcRoutes } from "./routes/auth/oidc.ts";
 import { accountRoutes } from "./routes/v1/account/index.ts";
 import { auditRoutes } from "./routes/v1/audit/index.ts";
 import { devInboxRoutes } from "./routes/v1/dev-inbox/index.ts";
@@ -112,6 +113,7 @@ export function buildApp(deps: ApiDeps, options: BuildAppOptions = {}): FastifyI
   registerAuth(app, deps);
   registerOpenApi(app);
   registerConsole(app, consoleAssets);
+  oidcRoutes(app, deps);
   app.register(async (v1) => {
     keyRoutes(v1);
     accountRoutes(v1, deps);

@@ -1,6 +1,7 @@
 import { ApiError, createApi, type KeyInfo, storedKey, storeKey } from "./api.ts";
 import type { View, ViewContext } from "./context.ts";
 import { errorText, h, show } from "./dom.ts";
+import { accountSwitcher, finishOidcSignIn, signedInPerson, signOutPerson } from "./oidc.ts";
 import { auditView } from "./views/audit.ts";
 import { domainDetailView, domainsView } from "./views/domains.ts";
 import { emailDetailView } from "./views/email-detail.ts";
@@ -91,6 +92,7 @@ async function signIn(secret: string): Promise<void> {
 }
 
 function signOut(): void {
+  void signOutPerson(session?.secret ?? storedKey() ?? undefined);
   storeKey(null);
   session = null;
   location.hash = "#/";
@@ -133,7 +135,8 @@ function renderChrome(active: string): void {
   );
   show(
     who,
-    h("span", { class: "muted", title: `account ${s.key.account}` }, s.key.keyId),
+    h("span", { class: "muted", title: `account ${s.key.account}` }, signedInPerson() || s.key.keyId),
+    accountSwitcher(s.key.account, s.secret),
     h("button", { type: "button", class: "link", onclick: signOut }, "Sign out"),
   );
 }
@@ -143,13 +146,23 @@ async function route(): Promise<void> {
   const mine = generation;
   for (const t of timers) clearInterval(t);
   timers = [];
+  let notice: string | undefined;
   if (!session) {
+    // The provider's answer to a person's sign-in (oidc.ts), if this page load is one.
+    await finishOidcSignIn().then(
+      (key) => key && storeKey(key),
+      (error: unknown) => {
+        notice = errorText(error);
+      },
+    );
     const secret = storedKey();
     if (secret) {
       try {
         await signIn(secret);
-      } catch {
+      } catch (error) {
         storeKey(null);
+        if (signedInPerson() !== null) notice = `You were signed out: ${errorText(error)}`;
+        void signOutPerson(undefined);
       }
     }
   }
@@ -157,10 +170,14 @@ async function route(): Promise<void> {
   const [path = "", ...params] = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
   if (!session) {
     renderChrome("");
-    signInView(app, async (secret) => {
-      await signIn(secret);
-      await route();
-    });
+    signInView(
+      app,
+      async (secret) => {
+        await signIn(secret);
+        await route();
+      },
+      notice,
+    );
     return;
   }
   const s = session;

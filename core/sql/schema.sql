@@ -1308,10 +1308,17 @@ CREATE TABLE public.api_keys (
     last_used_at timestamp with time zone,
     rate_limit_per_second integer,
     mode text DEFAULT 'live'::text NOT NULL,
+    owner_issuer text,
+    owner_subject text,
+    owner_email text,
+    session_active_at timestamp with time zone,
+    owner_refresh_token bytea,
+    owner_checked_at timestamp with time zone,
     CONSTRAINT api_keys_account_check CHECK ((account ~ '^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$'::text)),
     CONSTRAINT api_keys_key_id_check CHECK ((key_id ~ '^[0-9A-Za-z]{12}$'::text)),
     CONSTRAINT api_keys_managed_by_check CHECK ((managed_by = ANY (ARRAY['cli'::text, 'api'::text, 'operator'::text]))),
     CONSTRAINT api_keys_mode_check CHECK ((mode = ANY (ARRAY['live'::text, 'sandbox'::text]))),
+    CONSTRAINT api_keys_owner_complete CHECK ((((owner_issuer IS NULL) = (owner_subject IS NULL)) AND ((owner_subject IS NULL) = (session_active_at IS NULL)))),
     CONSTRAINT api_keys_rate_limit_per_second_check CHECK ((rate_limit_per_second > 0)),
     CONSTRAINT api_keys_scopes_check CHECK (((cardinality(scopes) > 0) AND (scopes <@ ARRAY['send'::text, 'domains'::text, 'templates'::text, 'webhooks'::text, 'audit'::text]))),
     CONSTRAINT api_keys_secret_sha256_check CHECK ((length(secret_sha256) = 32))
@@ -2343,6 +2350,12 @@ ALTER TABLE ONLY public.worker_heartbeats
 --
 
 CREATE INDEX api_keys_account ON public.api_keys USING btree (account);
+
+--
+-- Name: api_keys_owner_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX api_keys_owner_idx ON public.api_keys USING btree (owner_issuer, owner_subject) WHERE (owner_subject IS NOT NULL);
 
 --
 -- Name: audit_events_account_id; Type: INDEX; Schema: public; Owner: -

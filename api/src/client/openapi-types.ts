@@ -1027,7 +1027,7 @@ export interface components {
              * @description Machine-readable code
              * @enum {string}
              */
-            error: "missing_api_key" | "invalid_api_key" | "api_key_revoked" | "api_key_expired" | "insufficient_scope" | "validation_error" | "invalid_idempotency_key" | "idempotency_key_mismatch" | "not_found" | "conflict" | "managed_by_operator" | "domain_not_verified" | "domain_not_allowed" | "template_render_error" | "rate_limit_exceeded" | "quota_exceeded" | "sending_paused" | "category_not_allowed" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "request_timeout" | "https_required" | "service_unavailable" | "internal_error";
+            error: "missing_api_key" | "invalid_api_key" | "api_key_revoked" | "api_key_expired" | "insufficient_scope" | "validation_error" | "invalid_idempotency_key" | "idempotency_key_mismatch" | "not_found" | "conflict" | "managed_by_operator" | "domain_not_verified" | "domain_not_allowed" | "template_render_error" | "rate_limit_exceeded" | "quota_exceeded" | "sending_paused" | "category_not_allowed" | "sign_in_failed" | "sign_in_refused" | "payload_too_large" | "unsupported_media_type" | "headers_too_large" | "request_timeout" | "https_required" | "service_unavailable" | "internal_error";
             /** @description What went wrong and what to do next */
             message: string;
         };

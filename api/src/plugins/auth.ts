@@ -2,12 +2,14 @@ import type { AccountRecord } from "@mailroom/core/accounts";
 import { MailroomError } from "@mailroom/core/errors";
 import {
   type ApiKeyRecord,
+  checkPersonSession,
   createRequestAuthenticator,
   requireScope,
   type Scope,
   touchKeyLastUsed,
 } from "@mailroom/core/keys";
 import type { RateLimitVerdict } from "@mailroom/core/limits";
+import { recheckPerson } from "@mailroom/core/oidc";
 import type { FastifyInstance } from "fastify";
 import type { ApiDeps } from "../deps.ts";
 
@@ -57,6 +59,10 @@ export function registerAuth(app: FastifyInstance, deps: ApiDeps): void {
     if (!scope) return;
     const at = now();
     const { key, account, rateLimit } = await authenticate(request.headers.authorization, at);
+    // A person's key (ADR 0063) is also a session, revoked once idle too long.
+    await checkPersonSession(deps.pool, key, deps.config.oidc.idleTimeoutSeconds, at);
+    // …and its person's groups are asked again of the provider every few minutes.
+    await recheckPerson(deps.pool, deps.config.oidc, deps.kek, key, at);
     request.log = request.log.child({ keyId: key.keyId, account: key.account });
     request.apiKey = key;
     request.account = account;

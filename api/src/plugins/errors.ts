@@ -30,6 +30,8 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   quota_exceeded: 429,
   sending_paused: 403,
   category_not_allowed: 403,
+  sign_in_failed: 400,
+  sign_in_refused: 403,
   service_unavailable: 503,
   internal_error: 500,
 };

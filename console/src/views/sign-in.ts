@@ -1,7 +1,15 @@
 import { errorText, h, show } from "../dom.ts";
+import { oidcSettings, startOidcSignIn } from "../oidc.ts";
 
-/** Asks for an API key; `signIn` checks it against the API and keeps it for this tab only. */
-export function signInView(outlet: HTMLElement, signIn: (key: string) => Promise<void>): void {
+/**
+ * Asks for an API key; `signIn` checks it against the API and keeps it for this tab only. Where the install
+ * has a provider (ADR 0063), a person may sign in with it instead; `notice` tells why the last attempt failed.
+ */
+export function signInView(
+  outlet: HTMLElement,
+  signIn: (key: string) => Promise<void>,
+  notice?: string,
+): void {
   const input = h("input", {
     id: "api-key",
     name: "api-key",
@@ -43,6 +51,13 @@ export function signInView(outlet: HTMLElement, signIn: (key: string) => Promise
       message.textContent = `Sign-in failed: ${errorText(error)}`;
     }
   });
+  message.textContent = notice ?? "";
   show(outlet, form);
   input.focus();
+  void oidcSettings().then((settings) => {
+    if (!settings.enabled) return;
+    const button = h("button", { type: "button", id: "oidc-sign-in" }, "Sign in with your company account");
+    button.addEventListener("click", () => void startOidcSignIn(settings));
+    form.insertBefore(button, form.children[1] ?? null);
+  });
 }

@@ -4,6 +4,7 @@ import * as audit from "./areas/audit.ts";
 import * as delivery from "./areas/delivery.ts";
 import * as domains from "./areas/domains.ts";
 import * as limits from "./areas/limits.ts";
+import * as oidc from "./areas/oidc.ts";
 import * as operator from "./areas/operator.ts";
 import * as shaping from "./areas/shaping.ts";
 import * as simulator from "./areas/simulator.ts";
@@ -34,6 +35,7 @@ export const AREAS = [
   simulator,
   tlsReports,
   audit,
+  oidc,
 ] as const;
 
 /**
@@ -56,6 +58,7 @@ const envSchema = z.object({
   ...simulator.variables,
   ...tlsReports.variables,
   ...audit.variables,
+  ...oidc.variables,
 });
 
 export type EnvInput = Record<string, string | undefined>;
@@ -75,6 +78,7 @@ function buildConfig(e: z.infer<typeof envSchema>) {
     ...simulator.build(e),
     ...tlsReports.build(e),
     ...audit.build(e),
+    ...oidc.build(e),
   };
 }
 

@@ -99,6 +99,21 @@ export const VARIABLES: Readonly<Record<string, { programs: ProgramName[]; help:
     help: "TLS reports' organization-name; default: From's domain",
   },
   MAILROOM_TLSRPT_CONTACT: { programs: WORKER, help: "TLS reports' contact-info; default: the From address" },
+  MAILROOM_OIDC_ISSUER: { programs: API, help: "OpenID Connect issuer for people's sign-in; unset: off" },
+  MAILROOM_OIDC_CLIENT_ID: { programs: API, help: "the console's client id at the provider" },
+  MAILROOM_OIDC_CLIENT_SECRET: {
+    programs: API,
+    help: "the client secret (confidential client); unset: public",
+  },
+  MAILROOM_OIDC_REDIRECT_URI: { programs: API, help: "https://<api host>/console/, as registered" },
+  MAILROOM_OIDC_SCOPES: { programs: API, help: "scopes asked of the provider" },
+  MAILROOM_OIDC_GROUPS_CLAIM: { programs: API, help: "the claim listing a person's groups" },
+  MAILROOM_OIDC_ROLES: { programs: API, help: "JSON: [{group, account, scopes}] for people's keys" },
+  MAILROOM_OIDC_IDLE_TIMEOUT_SECONDS: {
+    programs: API,
+    help: "a person's key is revoked when idle this long",
+  },
+  MAILROOM_OIDC_RECHECK_SECONDS: { programs: API, help: "ask the provider for a person's groups this often" },
   MAILROOM_DNS_SERVERS: {
     programs: ["run", "api", "worker", "operator"],
     help: "host:port,… for DNS; unset: system resolver",

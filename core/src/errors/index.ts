@@ -25,6 +25,10 @@ export const ERROR_CODES = [
   "sending_paused",
   // The account's policy does not allow the category (issue 31).
   "category_not_allowed",
+  // A person's OpenID Connect sign-in did not prove who they are: code, verifier, nonce or ID token (ADR 0063).
+  "sign_in_failed",
+  // The person is who they say, but no configured role maps any of their groups (ADR 0063).
+  "sign_in_refused",
   "payload_too_large",
   "unsupported_media_type",
   "headers_too_large",

@@ -14,11 +14,13 @@ import {
   expiryDate,
   type KeyManager,
   type KeyMode,
+  type KeyOwner,
   type Scope,
 } from "./types.ts";
 
 const COLUMNS = `key_id, account, name, scopes, managed_by, created_at, expires_at, revoked_at, last_used_at,
-  rate_limit_per_second, mode`;
+  rate_limit_per_second, mode, owner_issuer, owner_subject, owner_email, session_active_at,
+  owner_checked_at`;
 
 // The same columns where a statement joins `accounts`, whose column names overlap.
 const JOINED_COLUMNS = COLUMNS.split(",")
@@ -37,6 +39,11 @@ interface KeyRow {
   last_used_at: Date | null;
   rate_limit_per_second: number | null;
   mode: KeyMode;
+  owner_issuer: string | null;
+  owner_subject: string | null;
+  owner_email: string | null;
+  session_active_at: Date | null;
+  owner_checked_at: Date | null;
 }
 
 function toRecord(row: KeyRow): ApiKeyRecord {
@@ -52,6 +59,12 @@ function toRecord(row: KeyRow): ApiKeyRecord {
     lastUsedAt: row.last_used_at,
     rateLimitPerSecond: row.rate_limit_per_second,
     mode: row.mode,
+    owner:
+      row.owner_issuer && row.owner_subject
+        ? { issuer: row.owner_issuer, subject: row.owner_subject, email: row.owner_email }
+        : null,
+    sessionActiveAt: row.session_active_at,
+    ownerCheckedAt: row.owner_checked_at,
   };
 }
 
@@ -64,6 +77,8 @@ export interface CreateKeyInput {
   rateLimitPerSecond?: number | undefined;
   /** Default `live`. */
   mode?: KeyMode | undefined;
+  /** A person's key (an OpenID Connect sign-in): who it belongs to; its session starts now. */
+  owner?: KeyOwner | undefined;
   now?: Date;
   /** Who creates it: recorded in the audit trail in the same transaction (never the secret). */
   by?: AuditContext | undefined;
@@ -95,8 +110,10 @@ async function insertKey(
   const now = input.now ?? new Date();
   const { rows } = await db.query<KeyRow>(
     `insert into api_keys (key_id, account, name, secret_sha256, scopes, managed_by, created_at, expires_at,
-                           rate_limit_per_second, mode)
-     values ($1, mailroom_ensure_account($2), $3, $4, $5, $6, $7, $8, $9, $10)
+                           rate_limit_per_second, mode, owner_issuer, owner_subject, owner_email,
+                           session_active_at)
+     values ($1, mailroom_ensure_account($2), $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
+             case when $12::text is null then null else $7::timestamptz end)
      returning ${COLUMNS}`,
     [
       generated.keyId,
@@ -109,6 +126,9 @@ async function insertKey(
       expiryDate(input.expires, now),
       input.rateLimitPerSecond ?? null,
       input.mode ?? "live",
+      input.owner?.issuer ?? null,
+      input.owner?.subject ?? null,
+      input.owner?.email ?? null,
     ],
   );
   const row = rows[0];

@@ -27,6 +27,19 @@ export interface ApiKeyRecord {
   rateLimitPerSecond: number | null;
   /** `sandbox`: what it sends is captured, not delivered (`core/src/sandbox/`). */
   mode: KeyMode;
+  /** A person's key, minted at an OpenID Connect sign-in (ADR 0063); null for a machine's key. */
+  owner: KeyOwner | null;
+  /** A person's key: its session's last request (the idle timeout's clock); null for a machine's key. */
+  sessionActiveAt: Date | null;
+  /** A person's key: when the provider last confirmed their groups (core/src/oidc/recheck.ts). */
+  ownerCheckedAt: Date | null;
+}
+
+/** Who a person's key belongs to: the ID token's issuer, subject and email. */
+export interface KeyOwner {
+  issuer: string;
+  subject: string;
+  email: string | null;
 }
 
 export function isScope(value: string): value is Scope {

@@ -1,0 +1,3 @@
+export { providerMetadata } from "./provider.ts";
+export { recheckPerson } from "./recheck.ts";
+export { signInPerson } from "./sign-in.ts";
