@@ -108,19 +108,28 @@ describe.runIf(chromiumAvailable())("console accessibility", { timeout: 180_000 
     await context.close();
   });
 
-  it("has none on any page a signed-in key with every scope sees", async () => {
-    const { context, page } = await newPage(chromium.browser);
-    await signIn(page, stack.base, key);
-    const found: Record<string, string[]> = {};
-    for (const [name, hash, title, ready] of pages) {
-      await page.evaluate(`location.hash = ${JSON.stringify(hash)}`);
-      // A view draws its outlet at once: its h1 and its data come together.
-      await expect.poll(() => page.locator("h1").first().textContent(), { timeout: 30_000 }).toContain(title);
-      await page.locator(ready).first().waitFor({ timeout: 30_000 });
-      const violations = await seriousViolations(page);
-      if (violations.length > 0) found[name] = violations;
-    }
-    expect(found).toEqual({});
-    await context.close();
-  });
+  it.each(["light", "dark"] as const)(
+    "has none on any page a signed-in key with every scope sees (%s)",
+    async (scheme) => {
+      const { context, page } = await newPage(chromium.browser);
+      await page.emulateMedia({ colorScheme: scheme });
+      await signIn(page, stack.base, key);
+      const found: Record<string, string[]> = {};
+      for (const [name, hash, title, ready] of pages) {
+        await page.evaluate(`location.hash = ${JSON.stringify(hash)}`);
+        // A view draws its outlet at once: its h1 and its data come together.
+        await expect
+          .poll(() => page.locator("h1").first().textContent(), { timeout: 30_000 })
+          .toContain(title);
+        await page.locator(ready).first().waitFor({ timeout: 30_000 });
+        const violations = await seriousViolations(page);
+        if (violations.length > 0) found[name] = violations;
+      }
+      expect(found).toEqual({});
+      // The system's scheme is followed: the page's background is dark in dark mode only.
+      const background = await page.evaluate("getComputedStyle(document.documentElement).backgroundColor");
+      expect(background).toBe(scheme === "dark" ? "rgb(18, 21, 28)" : "rgb(246, 247, 249)");
+      await context.close();
+    },
+  );
 });
