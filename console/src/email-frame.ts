@@ -1,3 +1,4 @@
+import { type InlinePart, withInlineImages } from "./cid-images.ts";
 import { h } from "./dom.ts";
 import { inertHtml } from "./inert-html.ts";
 
@@ -26,11 +27,27 @@ export function emailFrame(html: string, remoteImages: boolean): HTMLIFrameEleme
   return frame;
 }
 
-/** The frame with its remote-images toggle (off by default, per email shown). */
-export function emailHtmlPanel(html: string): HTMLElement {
-  const holder = h("div", { class: "frame-holder" }, emailFrame(html, false));
+/** The email's parts `cid:` URLs may name, and how to fetch one's bytes (with the Bearer key). */
+export interface InlineParts {
+  parts: InlinePart[];
+  fetchPart(index: number): Promise<Blob>;
+}
+
+/** The frame with its remote-images toggle (off by default, per email shown); inline images written in first. */
+export function emailHtmlPanel(source: string, inline?: InlineParts): HTMLElement {
+  let html = source;
   const toggle = h("input", { type: "checkbox", id: "remote-images" });
-  toggle.addEventListener("change", () => holder.replaceChildren(emailFrame(html, toggle.checked)));
+  const holder = h("div", { class: "frame-holder" });
+  const render = () => holder.replaceChildren(emailFrame(html, toggle.checked));
+  toggle.addEventListener("change", render);
+  // With parts to inline, the frame waits for them: shown before, each `cid:` would be a blocked request.
+  if (inline?.parts.some((p) => p.contentId)) {
+    holder.append(h("p", { class: "muted" }, "Loading inline images…"));
+    void withInlineImages(source, inline.parts, inline.fetchPart).then((resolved) => {
+      html = resolved;
+      render();
+    });
+  } else render();
   return h(
     "div",
     {},

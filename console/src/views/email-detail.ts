@@ -1,6 +1,7 @@
 import { seg } from "../api.ts";
 import type { ViewContext } from "../context.ts";
 import { actionButton, badge, bytes, facts, h, show, table, time } from "../dom.ts";
+import { download } from "../download.ts";
 import { emailHtmlPanel } from "../email-frame.ts";
 import { readableDetail } from "../readable.ts";
 import { tabs } from "../tabs.ts";
@@ -14,7 +15,7 @@ interface EmailDetail extends EmailSummary {
   html: string | null;
   text: string | null;
   headers: Record<string, string>;
-  attachments: Array<{ filename: string; contentType: string; size: number }>;
+  attachments: Array<{ filename: string; contentType: string; contentId: string | null; size: number }>;
   recipients: Array<{ address: string; status: string; code: number | null; response: string | null }>;
   events: Array<{ type: string; at: string; detail: Record<string, unknown> }>;
 }
@@ -75,7 +76,8 @@ export async function emailDetailView(
   [id = ""]: string[],
 ): Promise<void> {
   const reload = async () => {
-    const email = await ctx.api.get<EmailDetail>(`/v1/emails/${seg(id)}`);
+    const base = `/v1/emails/${seg(id)}`;
+    const email = await ctx.api.get<EmailDetail>(base);
     if (!ctx.current()) return;
     show(
       outlet,
@@ -88,6 +90,14 @@ export async function emailDetailView(
         email.failureReason ? h("span", { class: "muted" }, ` ${email.failureReason}`) : null,
       ),
       scheduleControls(ctx, email, reload),
+      // Only SMTP submissions are kept as sent; API sends are composed at each attempt.
+      email.source === "smtp"
+        ? h(
+            "p",
+            {},
+            actionButton("Download .eml", () => download(ctx, `${base}/raw`, `${email.id}.eml`)),
+          )
+        : null,
       facts([
         ["From", email.from],
         ["To", email.to.join(", ")],
@@ -133,7 +143,17 @@ export async function emailDetailView(
       h("h2", {}, "Content"),
       tabs([
         ...(email.html !== null
-          ? [{ id: "html", label: "HTML", render: () => emailHtmlPanel(email.html ?? "") }]
+          ? [
+              {
+                id: "html",
+                label: "HTML",
+                render: () =>
+                  emailHtmlPanel(email.html ?? "", {
+                    parts: email.attachments,
+                    fetchPart: (i) => ctx.api.blob(`${base}/attachments/${i}`),
+                  }),
+              },
+            ]
           : []),
         ...(email.text !== null
           ? [{ id: "text", label: "Text", render: () => h("pre", { class: "text-part" }, email.text) }]
@@ -154,8 +174,13 @@ export async function emailDetailView(
             email.attachments.length === 0
               ? h("p", { class: "muted" }, "No attachments.")
               : table(
-                  ["Name", "Type", "Size"],
-                  email.attachments.map((a) => [a.filename, a.contentType, bytes(a.size)]),
+                  ["Name", "Type", "Size", "Download"],
+                  email.attachments.map((a, i) => [
+                    a.filename,
+                    a.contentType,
+                    bytes(a.size),
+                    actionButton("Download", () => download(ctx, `${base}/attachments/${i}`, a.filename)),
+                  ]),
                 ),
         },
       ]),

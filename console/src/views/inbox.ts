@@ -1,6 +1,7 @@
 import { seg } from "../api.ts";
 import type { ViewContext } from "../context.ts";
 import { actionButton, bytes, facts, h, show, table, time } from "../dom.ts";
+import { download } from "../download.ts";
 import { emailHtmlPanel } from "../email-frame.ts";
 import { tabs } from "../tabs.ts";
 
@@ -18,17 +19,13 @@ interface InboxMessage extends InboxSummary {
   html: string | null;
   text: string | null;
   headers: Array<{ name: string; value: string }>;
-  attachments: Array<{ index: number; filename: string; contentType: string; size: number }>;
-}
-
-/** Fetches with the Bearer key and hands the bytes to the browser as a download. */
-async function download(ctx: ViewContext, path: string, filename: string): Promise<void> {
-  const url = URL.createObjectURL(await ctx.api.blob(path));
-  const link = h("a", { href: url, download: filename });
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  attachments: Array<{
+    index: number;
+    filename: string;
+    contentType: string;
+    contentId: string | null;
+    size: number;
+  }>;
 }
 
 /** The account's captured mail (sandbox keys and accounts; all of it in `mailroom run`), newest first,
@@ -117,7 +114,19 @@ export async function inboxMessageView(
       actionButton("Download .eml", () => download(ctx, `${base}/raw`, `${m.id}.eml`)),
     ),
     tabs([
-      ...(m.html !== null ? [{ id: "html", label: "HTML", render: () => emailHtmlPanel(m.html ?? "") }] : []),
+      ...(m.html !== null
+        ? [
+            {
+              id: "html",
+              label: "HTML",
+              render: () =>
+                emailHtmlPanel(m.html ?? "", {
+                  parts: m.attachments,
+                  fetchPart: (i) => ctx.api.blob(`${base}/attachments/${i}`),
+                }),
+            },
+          ]
+        : []),
       ...(m.text !== null
         ? [{ id: "text", label: "Text", render: () => h("pre", { class: "text-part" }, m.text) }]
         : []),

@@ -25,7 +25,13 @@ export interface InboxMessage extends InboxSummary {
   html: string | null;
   text: string | null;
   headers: Array<{ name: string; value: string }>;
-  attachments: Array<{ index: number; filename: string; contentType: string; size: number }>;
+  attachments: Array<{
+    index: number;
+    filename: string;
+    contentType: string;
+    contentId: string | null;
+    size: number;
+  }>;
 }
 
 function addresses(list: Address[] | undefined): string[] {
@@ -94,6 +100,8 @@ export async function readInboxMessage(
       index,
       filename: a.filename ?? `attachment-${index + 1}`,
       contentType: a.mimeType,
+      // Without its angle brackets, as a `cid:` URL names it (RFC 2392).
+      contentId: a.contentId ? a.contentId.replace(/^<|>$/g, "") : null,
       size: typeof a.content === "string" ? Buffer.byteLength(a.content) : a.content.byteLength,
     })),
   };

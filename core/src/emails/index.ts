@@ -1,7 +1,7 @@
 // biome-ignore-all assist/source/organizeImports: the test-only exports below stay apart, tagged for knip.
 export { parseAddress } from "./address.ts";
 export { type AttemptResult, createDeliveryStore } from "./delivery.ts";
-export { getEmailDetail } from "./detail.ts";
+export { getEmailAttachment, getEmailDetail, getEmailRaw } from "./detail.ts";
 export { MAX_HEADER_VALUE_LENGTH, MAX_RECIPIENTS } from "./limits.ts";
 export { normalizeEmailFilter } from "./filter.ts";
 export { cancelEmail, listEmails, rescheduleEmail } from "./log.ts";

@@ -160,13 +160,14 @@ beforeAll(async () => {
     to: ["r@example.test"],
     subject: "s",
     text: "t",
+    attachments: [{ filename: "a.txt", contentType: "text/plain", content: "eA==" }],
     scheduledAt: new Date(Date.now() + 3_600_000).toISOString(),
   });
   const template = await created("POST", "/v1/templates", { name: "victims", subject: "s", text: "t" });
   await created("POST", "/v1/domains", { name: "victim.test" });
   await created("POST", "/v1/suppressions", { address: "kept@victim.test" });
   const endpoint = await created("POST", "/v1/webhooks", { url: "http://127.0.0.1:9/victim" });
-  victim["/v1/emails/{id}"] = { id: String(email.messageId) };
+  victim["/v1/emails/{id}"] = { id: String(email.messageId), index: "0" };
   victim["/v1/templates/{id}"] = { id: String(template.id), version: "1" };
   victim["/v1/domains/{domain}"] = { domain: "victim.test" };
   victim["/v1/suppressions/{address}"] = { address: "kept@victim.test" };

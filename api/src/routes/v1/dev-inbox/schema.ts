@@ -65,11 +65,12 @@ export const inboxMessageSchema = {
       items: {
         type: "object",
         additionalProperties: false,
-        required: ["index", "filename", "contentType", "size"],
+        required: ["index", "filename", "contentType", "contentId", "size"],
         properties: {
           index: { type: "integer" },
           filename: { type: "string" },
           contentType: { type: "string" },
+          contentId: { type: ["string", "null"], description: "Named by `cid:` URLs in the HTML" },
           size: { type: "integer" },
         },
       },

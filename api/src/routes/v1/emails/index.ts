@@ -12,6 +12,7 @@ import type { FastifyInstance } from "fastify";
 import { auditContextOf } from "../../../audit-by.ts";
 import { type ApiDeps, readsOf } from "../../../deps.ts";
 import { type ApiTypeProvider, errorResponses as errors } from "../../../schemas.ts";
+import { emailBytesRoutes } from "./bytes.ts";
 import {
   emailDetailSchema,
   emailPageSchema,
@@ -34,6 +35,7 @@ export function emailRoutes(parent: FastifyInstance, deps: ApiDeps): void {
   const app = parent.withTypeProvider<ApiTypeProvider>();
   const config = { scope: "send" as const };
   const reads = readsOf(deps);
+  emailBytesRoutes(parent, deps);
 
   app.get(
     "/v1/emails",
