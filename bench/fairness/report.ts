@@ -32,7 +32,8 @@ export function phaseLine(r: PhaseResult): string {
   const l = r.latencies;
   return (
     `    ${r.spec.label}: quiet p50 ${ms(percentile(l, 50))} ms, p99 ${ms(percentile(l, 99))} ms, ` +
-    `max ${ms(l[l.length - 1] ?? Number.NaN)} ms; flood backlog peak ${r.floodBacklogPeak}; ${r.check.text}`
+    `max ${ms(l[l.length - 1] ?? Number.NaN)} ms; flood backlog peak ${r.floodBacklogPeak}; ` +
+    `${int(r.deliveredPerSecond)} delivered/s; ${r.check.text}`
   );
 }
 
