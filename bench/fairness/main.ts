@@ -122,6 +122,7 @@ async function main(onCleanup: OnCleanup): Promise<number> {
       "BENCH_FAIRNESS_LEAD",
       "BENCH_FAIRNESS_FIFO",
       "MAILROOM_WORKER_CONCURRENCY",
+      "MAILROOM_WORKER_LOCAL_QUEUE_SIZE",
     ]),
     database: db.describe,
     concurrency: worker.concurrency ?? loadConfig(process.env).worker.concurrency,

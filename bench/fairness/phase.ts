@@ -38,6 +38,8 @@ export interface PhaseResult {
   /** Largest flood backlog seen while the quiet tenant was sending (sampled every second). */
   floodBacklogPeak: number;
   machineBusy: number;
+  /** Emails delivered per second from the phase's start until its last one reached the sink. */
+  deliveredPerSecond: number;
   check: { ok: boolean; text: string };
 }
 
@@ -129,6 +131,7 @@ export async function runPhase(
   const floodBacklog = await unsentOf(setup, setup.account);
   say(`    quiet tenant's ${quietIds.length} emails delivered; the flood still has ${floodBacklog} unsent`);
   await sink.waitFor(quietIds.length + floodIds.length, spec.label, start);
+  const deliveredPerSecond = ((quietIds.length + floodIds.length) * 1000) / (now() - start);
   await waitDelivered(setup, floodIds, 300_000);
   const busy = machineBusy(machineBefore, cpuTimes());
   const report = await sink.report();
@@ -156,6 +159,7 @@ export async function runPhase(
     floodBacklog,
     floodBacklogPeak: backlogPeak,
     machineBusy: busy,
+    deliveredPerSecond,
     check: { ok: check.ok && !latencies.some(Number.isNaN), text },
   };
 }

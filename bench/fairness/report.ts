@@ -24,7 +24,7 @@ const row = (r: PhaseResult) => {
     `| ${r.spec.label} | ${r.spec.floodRate > 0 ? `${int(r.spec.floodRate)}/s (${int(r.floodEmails)})` : "none"} | ` +
     `${r.spec.quietRate}/s (${int(r.quietEmails)}) | ${ms(percentile(l, 50))} | ${ms(percentile(l, 90))} | ` +
     `**${ms(percentile(l, 99))}** | ${ms(l[l.length - 1] ?? Number.NaN)} | ${int(r.floodBacklogPeak)} | ` +
-    `${int(r.floodBacklog)} | ${pct(r.machineBusy)} | ${r.check.text} |`
+    `${int(r.floodBacklog)} | ${int(r.deliveredPerSecond)} | ${pct(r.machineBusy)} | ${r.check.text} |`
   );
 };
 
@@ -32,7 +32,8 @@ export function phaseLine(r: PhaseResult): string {
   const l = r.latencies;
   return (
     `    ${r.spec.label}: quiet p50 ${ms(percentile(l, 50))} ms, p99 ${ms(percentile(l, 99))} ms, ` +
-    `max ${ms(l[l.length - 1] ?? Number.NaN)} ms; flood backlog peak ${r.floodBacklogPeak}; ${r.check.text}`
+    `max ${ms(l[l.length - 1] ?? Number.NaN)} ms; flood backlog peak ${r.floodBacklogPeak}; ` +
+    `${int(r.deliveredPerSecond)} delivered/s; ${r.check.text}`
   );
 }
 
@@ -49,8 +50,8 @@ export function sectionBody(
     "",
     `Two tenants on one worker (concurrency ${info.concurrency}), one ${info.database}, a real SMTP sink in its own process, every message DKIM-signed (RSA-2048) with its tenant's own domain. The quiet tenant sends one email at a time at its steady rate, each accepted through core's group commit as POST /v1/send does; the flood tenant offers its whole per-second quota (its AccountPolicy's \`emailsPerSecond\`) in batches of 100, one transaction each as POST /v1/send/batch commits them, starting a few seconds ahead so that its backlog is already queued, which the worker cannot drain as fast as it grows. Latency: the quiet email's accept (Postgres's commit timestamp) to the sink's end of DATA. Open loop: accepts start on schedule whatever the answers.`,
     "",
-    "| phase | flood offered (emails) | quiet offered (emails) | quiet p50 ms | p90 | p99 | max | flood backlog peak | flood backlog when quiet's last was delivered | machine busy | check |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+    "| phase | flood offered (emails) | quiet offered (emails) | quiet p50 ms | p90 | p99 | max | flood backlog peak | flood backlog when quiet's last was delivered | delivered/s (phase start to last at the sink) | machine busy | check |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     row(idle),
     row(fair),
     ...(fifo ? [row(fifo)] : []),

@@ -15,6 +15,8 @@ export interface LaneSpec {
   name: string;
   taskList: TaskList;
   concurrency: number;
+  /** Jobs fetched ahead into the local queue (default: `concurrency`). */
+  localQueueSize?: number;
   crontab?: string;
 }
 
@@ -39,6 +41,11 @@ export interface Lane {
  */
 export function graphileWorkerOptions(options: {
   concurrency: number;
+  /**
+   * Jobs one fetch locks ahead of the workers (default: `concurrency`). A job added after a fetch waits behind
+   * every job that fetch took, whatever its priority: fewer means fairer turns and more fetches (ADR 0053).
+   */
+  localQueueSize?: number | undefined;
   /** Fallback poll for jobs (default 2 s); new jobs are announced by LISTEN/NOTIFY. */
   pollIntervalMs?: number | undefined;
 }): Pick<RunnerOptions, "concurrency" | "pollInterval" | "preset"> {
@@ -47,7 +54,7 @@ export function graphileWorkerOptions(options: {
     pollInterval: options.pollIntervalMs ?? 2_000,
     preset: {
       worker: {
-        localQueue: { size: options.concurrency },
+        localQueue: { size: options.localQueueSize ?? options.concurrency },
         completeJobBatchDelay: 0,
         failJobBatchDelay: 0,
       },
@@ -149,7 +156,11 @@ export async function startLane(
     started = await run({
       pgPool: deps.pool,
       events,
-      ...graphileWorkerOptions({ concurrency: spec.concurrency, pollIntervalMs: deps.pollIntervalMs }),
+      ...graphileWorkerOptions({
+        concurrency: spec.concurrency,
+        localQueueSize: spec.localQueueSize,
+        pollIntervalMs: deps.pollIntervalMs,
+      }),
       noHandleSignals: true,
       logger: graphileLogger(log),
       crontab: spec.crontab ?? "",

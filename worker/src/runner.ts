@@ -60,6 +60,7 @@ export async function startWorker(
         {
           name: "delivery",
           concurrency: deps.config.worker.concurrency,
+          localQueueSize: deps.config.worker.localQueueSize,
           taskList: { deliver: makeDeliverTask(deps) } satisfies LaneTasks<"delivery">,
         },
         laneDeps,

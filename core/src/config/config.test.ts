@@ -64,6 +64,16 @@ describe("config", () => {
     expect(loadConfig({ MAILROOM_DNS_CACHE_SECONDS: "30" }).dns.cacheSeconds).toBe(30);
   });
 
+  it("fetches as many delivery jobs ahead as there are slots unless MAILROOM_WORKER_LOCAL_QUEUE_SIZE says", () => {
+    expect(loadConfig({}).worker.localQueueSize).toBe(20);
+    expect(loadConfig({ MAILROOM_WORKER_CONCURRENCY: "8" }).worker.localQueueSize).toBe(8);
+    expect(loadConfig({ MAILROOM_WORKER_LOCAL_QUEUE_SIZE: "4" }).worker.localQueueSize).toBe(4);
+    expect(loadConfig({ MAILROOM_WORKER_LOCAL_QUEUE_SIZE: "" }).worker.localQueueSize).toBe(20);
+    expect(() => loadConfig({ MAILROOM_WORKER_LOCAL_QUEUE_SIZE: "0" })).toThrow(
+      /MAILROOM_WORKER_LOCAL_QUEUE_SIZE/,
+    );
+  });
+
   it("treats empty values as unset and lets the environment override program defaults", () => {
     expect(loadConfig({ MAILROOM_API_PORT: "" }).api.port).toBe(8443);
     const relaxed = { MAILROOM_ALLOW_UNVERIFIED_FROM: "true" };

@@ -6,6 +6,8 @@ import { type AreaEnv, bool, cidrList, optionalPath, port } from "./kinds.ts";
 export const variables = {
   MAILROOM_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(20),
   MAILROOM_WORKER_BACKGROUND_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(8),
+  // Unset: as many as the delivery slots (ADR 0008's batched fetch). Smaller: a new job waits behind fewer prefetched ones.
+  MAILROOM_WORKER_LOCAL_QUEUE_SIZE: z.coerce.number().int().min(1).max(500).optional(),
   MAILROOM_WORKER_INTERNAL_PORT: port.default(9465),
   MAILROOM_WORKER_HEARTBEAT_SECONDS: z.coerce.number().min(0.1).max(60).default(5),
   MAILROOM_WORKER_DEAD_AFTER_SECONDS: z.coerce.number().min(1).max(3600).default(30),
@@ -26,6 +28,7 @@ export function build(e: AreaEnv<typeof variables>) {
     worker: {
       concurrency: e.MAILROOM_WORKER_CONCURRENCY,
       backgroundConcurrency: e.MAILROOM_WORKER_BACKGROUND_CONCURRENCY,
+      localQueueSize: e.MAILROOM_WORKER_LOCAL_QUEUE_SIZE ?? e.MAILROOM_WORKER_CONCURRENCY,
       internalPort: e.MAILROOM_WORKER_INTERNAL_PORT,
       heartbeatSeconds: e.MAILROOM_WORKER_HEARTBEAT_SECONDS,
       deadAfterSeconds: e.MAILROOM_WORKER_DEAD_AFTER_SECONDS,
