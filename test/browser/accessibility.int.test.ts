@@ -70,6 +70,7 @@ describe.runIf(chromiumAvailable())("console accessibility", { timeout: 180_000 
     }
     // [name, hash, what its h1 says, a selector that is there once its data has loaded]
     pages.push(
+      ["overview", "#/overview", "Overview", "#overview-state"],
       ["emails", "#/emails", "Emails", "table.emails"],
       ["email", `#/emails/${email}`, "Welcome", "#timeline li"],
       ["inbox", "#/inbox", "Dev inbox", "#inbox-list table"],
