@@ -383,31 +383,9 @@ $$;
 
 CREATE FUNCTION public.mailroom_create_email_event_partitions(p_from timestamp with time zone, p_weeks integer) RETURNS SETOF text
     LANGUAGE plpgsql
-    SET lock_timeout TO '1s'
     AS $$
-declare
-  v_week timestamptz;
-  v_name text;
-  v_lower uuid;
-  v_upper uuid;
 begin
-  for i in 0..p_weeks loop
-    v_week := date_trunc('week', p_from, 'UTC') + make_interval(weeks => i);
-    v_name := 'email_events_' || to_char(v_week at time zone 'UTC', 'YYYYMMDD');
-    v_lower := mailroom_uuidv7_floor(v_week);
-    v_upper := mailroom_uuidv7_floor(v_week + interval '1 week');
-    continue when to_regclass(v_name) is not null
-      or exists (select 1 from mailroom_email_event_partition_bounds() b
-                 where b.lower_id < v_upper and b.upper_id > v_lower);
-    begin
-      execute format('create table %I partition of email_events for values from (%L) to (%L)',
-                     v_name, v_lower, v_upper);
-      return next v_name;
-    exception
-      when check_violation then null; -- the default partition has events of this week
-      when lock_not_available then null;
-    end;
-  end loop;
+  return query select * from mailroom_create_weekly_partitions('email_events', p_from, p_weeks);
 end $$;
 
 --
@@ -415,6 +393,17 @@ end $$;
 --
 
 CREATE FUNCTION public.mailroom_create_email_partitions(p_from timestamp with time zone, p_weeks integer) RETURNS SETOF text
+    LANGUAGE plpgsql
+    AS $$
+begin
+  return query select * from mailroom_create_weekly_partitions('emails', p_from, p_weeks);
+end $$;
+
+--
+-- Name: mailroom_create_weekly_partitions(regclass, timestamp with time zone, integer); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_create_weekly_partitions(p_parent regclass, p_from timestamp with time zone, p_weeks integer) RETURNS SETOF text
     LANGUAGE plpgsql
     SET lock_timeout TO '1s'
     AS $$
@@ -426,18 +415,18 @@ declare
 begin
   for i in 0..p_weeks loop
     v_week := date_trunc('week', p_from, 'UTC') + make_interval(weeks => i);
-    v_name := 'emails_' || to_char(v_week at time zone 'UTC', 'YYYYMMDD');
+    v_name := (select relname from pg_class where oid = p_parent) || '_' || to_char(v_week at time zone 'UTC', 'YYYYMMDD');
     v_lower := mailroom_uuidv7_floor(v_week);
     v_upper := mailroom_uuidv7_floor(v_week + interval '1 week');
     continue when to_regclass(v_name) is not null
-      or exists (select 1 from mailroom_email_partition_bounds() b
+      or exists (select 1 from mailroom_weekly_partition_bounds(p_parent) b
                  where b.lower_id < v_upper and b.upper_id > v_lower);
     begin
-      execute format('create table %I partition of emails for values from (%L) to (%L)',
-                     v_name, v_lower, v_upper);
+      execute format('create table %I partition of %s for values from (%L) to (%L)',
+                     v_name, p_parent, v_lower, v_upper);
       return next v_name;
     exception
-      when check_violation then null; -- the default partition has emails of this week
+      when check_violation then null; -- the default partition has rows of this week
       when lock_not_available then null;
     end;
   end loop;
@@ -547,34 +536,22 @@ $$;
 --
 
 CREATE FUNCTION public.mailroom_email_event_partition_bounds() RETURNS TABLE(name text, lower_id uuid, upper_id uuid)
-    LANGUAGE sql STABLE
+    LANGUAGE plpgsql STABLE
     AS $$
-  select c.relname::text,
-         coalesce((regexp_match(pg_get_expr(c.relpartbound, c.oid), 'FROM \(''([0-9a-f-]+)''\)'))[1]::uuid,
-                  '00000000-0000-0000-0000-000000000000'),
-         coalesce((regexp_match(pg_get_expr(c.relpartbound, c.oid), 'TO \(''([0-9a-f-]+)''\)'))[1]::uuid,
-                  'ffffffff-ffff-ffff-ffff-ffffffffffff')
-  from pg_inherits i join pg_class c on c.oid = i.inhrelid
-  where i.inhparent = 'email_events'::regclass
-    and pg_get_expr(c.relpartbound, c.oid) <> 'DEFAULT'
-$$;
+begin
+  return query select * from mailroom_weekly_partition_bounds('email_events');
+end $$;
 
 --
 -- Name: mailroom_email_partition_bounds(); Type: FUNCTION; Schema: public; Owner: -
 --
 
 CREATE FUNCTION public.mailroom_email_partition_bounds() RETURNS TABLE(name text, lower_id uuid, upper_id uuid)
-    LANGUAGE sql STABLE
+    LANGUAGE plpgsql STABLE
     AS $$
-  select c.relname::text,
-         coalesce((regexp_match(pg_get_expr(c.relpartbound, c.oid), 'FROM \(''([0-9a-f-]+)''\)'))[1]::uuid,
-                  '00000000-0000-0000-0000-000000000000'),
-         coalesce((regexp_match(pg_get_expr(c.relpartbound, c.oid), 'TO \(''([0-9a-f-]+)''\)'))[1]::uuid,
-                  'ffffffff-ffff-ffff-ffff-ffffffffffff')
-  from pg_inherits i join pg_class c on c.oid = i.inhrelid
-  where i.inhparent = 'emails'::regclass
-    and pg_get_expr(c.relpartbound, c.oid) <> 'DEFAULT'
-$$;
+begin
+  return query select * from mailroom_weekly_partition_bounds('emails');
+end $$;
 
 --
 -- Name: mailroom_email_search_text(text, text, text[], text); Type: FUNCTION; Schema: public; Owner: -
@@ -1233,6 +1210,23 @@ begin
   update webhook_endpoints set failing_since = null, answered_2xx_at = coalesce(answered_2xx_at, now())
   where id = any(p_endpoint_ids) and (failing_since is not null or answered_2xx_at is null);
 end
+$$;
+
+--
+-- Name: mailroom_weekly_partition_bounds(regclass); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_weekly_partition_bounds(p_parent regclass) RETURNS TABLE(name text, lower_id uuid, upper_id uuid)
+    LANGUAGE sql STABLE
+    AS $$
+  select c.relname::text,
+         coalesce((regexp_match(pg_get_expr(c.relpartbound, c.oid), 'FROM \(''([0-9a-f-]+)''\)'))[1]::uuid,
+                  '00000000-0000-0000-0000-000000000000'),
+         coalesce((regexp_match(pg_get_expr(c.relpartbound, c.oid), 'TO \(''([0-9a-f-]+)''\)'))[1]::uuid,
+                  'ffffffff-ffff-ffff-ffff-ffffffffffff')
+  from pg_inherits i join pg_class c on c.oid = i.inhrelid
+  where i.inhparent = p_parent
+    and pg_get_expr(c.relpartbound, c.oid) <> 'DEFAULT'
 $$;
 
 --
