@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import type { Browser, Page } from "playwright-core";
+import PostalMime from "postal-mime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ConsoleStack,
@@ -90,8 +91,40 @@ describe.runIf(chromiumAvailable())("inline images and downloads", { timeout: 12
     ]);
     expect(download.suggestedFilename()).toBe("notes.txt");
     expect(await readFile(await download.path(), "utf8")).toBe("hello notes");
-    // An API send keeps no submitted message: no .eml button to fail.
-    expect(await page.getByRole("button", { name: "Download .eml" }).count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("downloads an API send's .eml: the message the capture server received, attachments included", async () => {
+    const { context, page, errors } = await newPage(chromium.browser);
+    const downloadEml = async () => {
+      const [eml] = await Promise.all([
+        page.waitForEvent("download"),
+        page.getByRole("button", { name: "Download .eml" }).click(),
+      ]);
+      return { name: eml.suggestedFilename(), bytes: await readFile(await eml.path()) };
+    };
+    await signIn(page, stack.base, key, `#/emails/${emailId}`);
+    await expect.poll(() => page.locator("h1").textContent()).toBe("With a logo");
+    const fromLog = await downloadEml();
+    expect(fromLog.name).toBe(`${emailId}.eml`);
+    const parsed = await PostalMime.parse(fromLog.bytes);
+    expect(parsed.subject).toBe("With a logo");
+    expect(
+      parsed.attachments.map((a) => [a.filename, a.contentId, Buffer.from(a.content as ArrayBuffer)]),
+    ).toEqual(
+      expect.arrayContaining([
+        ["notes.txt", undefined, Buffer.from("hello notes")],
+        ["logo.png", "<logo@acme.test>", Buffer.from(PNG, "base64")],
+      ]),
+    );
+    // The dev inbox keeps what the worker handed the capture server (unsigned: acme.test is not verified).
+    await page.goto(`${stack.base}/#/inbox`);
+    const row = page.locator("#inbox-list tbody tr", { hasText: "With a logo" });
+    await expect.poll(() => row.count(), { timeout: 30_000 }).toBe(1);
+    await row.getByRole("link").click();
+    await expect.poll(() => page.locator("h1").textContent()).toBe("With a logo");
+    expect((await downloadEml()).bytes.equals(fromLog.bytes)).toBe(true);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -4,6 +4,8 @@ export interface HttpsResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
+  /** The body as received, for answers that are bytes rather than text (a raw message, an attachment). */
+  bytes: Buffer;
   json: Record<string, unknown>;
 }
 
@@ -40,14 +42,15 @@ export function httpsRequest(
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
         res.on("end", () => {
-          const text = Buffer.concat(chunks).toString("utf8");
+          const bytes = Buffer.concat(chunks);
+          const text = bytes.toString("utf8");
           let json: Record<string, unknown> = {};
           try {
             json = JSON.parse(text) as Record<string, unknown>;
           } catch {
             // not JSON: callers look at `text`
           }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, bytes, json });
         });
       },
     );

@@ -129,8 +129,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The message as submitted over SMTP, as message/rfc822
-         * @description The message as submitted over SMTP, as message/rfc822
+         * The email's message as built for delivery, without DKIM signature, as message/rfc822
+         * @description The message the deliver task builds for this email, from the same composer, whatever the email's status (a scheduled or queued email as its first attempt will build it): the same header fields (Message-ID, Date, X-Mailroom-Category, custom headers such as List-Unsubscribe), MIME structure, boundaries and bodies as every attempt hands over. An SMTP submission is its client's message with the Message-ID and Date Mailroom adds when the client left them out. What the delivered copy has and this one lacks: the DKIM-Signature fields, made at each handover with the domain's current key (`X-Mailroom-Dkim: omitted` says so), the Received and Return-Path fields the receiving servers add, and, for a next hop without 8BITMIME, the 7-bit form.
          */
         get: operations["getEmailRaw"];
         put?: never;

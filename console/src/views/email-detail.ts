@@ -90,14 +90,12 @@ export async function emailDetailView(
         email.failureReason ? h("span", { class: "muted" }, ` ${email.failureReason}`) : null,
       ),
       scheduleControls(ctx, email, reload),
-      // Only SMTP submissions are kept as sent; API sends are composed at each attempt.
-      email.source === "smtp"
-        ? h(
-            "p",
-            {},
-            actionButton("Download .eml", () => download(ctx, `${base}/raw`, `${email.id}.eml`)),
-          )
-        : null,
+      // Any email, from either door: the message as built for delivery, without its DKIM signature (ADR 0071).
+      h(
+        "p",
+        {},
+        actionButton("Download .eml", () => download(ctx, `${base}/raw`, `${email.id}.eml`)),
+      ),
       facts([
         ["From", email.from],
         ["To", email.to.join(", ")],

@@ -1,7 +1,7 @@
 import { isUuid } from "../db/ids.ts";
 import type { Queryable } from "../db/pool.ts";
 import { listEvents } from "./events.ts";
-import { getEmail, loadAttachments, loadRawMessage } from "./queries.ts";
+import { getEmail, loadAttachments } from "./queries.ts";
 import type { EmailEvent, EmailRecord, StoredRecipientResult } from "./types.ts";
 
 /** One email of the log in full: what was sent, each recipient's outcome, its attachments' sizes, its timeline. */
@@ -56,13 +56,4 @@ export async function getEmailAttachment(
       content: attachment.content,
     }
   );
-}
-
-/**
- * The message as an SMTP client submitted it, or undefined when the account has no such email or the email
- * came through the API (those are composed by the worker at each attempt; only SMTP submissions are kept).
- */
-export async function getEmailRaw(db: Queryable, account: string, id: string): Promise<Buffer | undefined> {
-  if (!isUuid(id) || !(await getEmail(db, account, id))) return undefined;
-  return loadRawMessage(db, id);
 }

@@ -1,11 +1,11 @@
 // biome-ignore-all assist/source/organizeImports: the test-only exports below stay apart, tagged for knip.
 export { parseAddress } from "./address.ts";
 export { type AttemptResult, createDeliveryStore } from "./delivery.ts";
-export { getEmailAttachment, getEmailDetail, getEmailRaw } from "./detail.ts";
+export { getEmailAttachment, getEmailDetail } from "./detail.ts";
 export { MAX_HEADER_VALUE_LENGTH, MAX_RECIPIENTS } from "./limits.ts";
 export { normalizeEmailFilter } from "./filter.ts";
 export { cancelEmail, listEmails, rescheduleEmail } from "./log.ts";
-export { findSendingEmail, loadAttachments, loadRawMessage, purgeIdempotencyKeys } from "./queries.ts";
+export { findSendingEmail, purgeIdempotencyKeys } from "./queries.ts";
 export { purgeExpiredEmails } from "./retention.ts";
 export { prepareTimelinePartitions } from "./timeline-partitions.ts";
 export { MAX_SUBJECT_LENGTH, validateScheduledAt } from "./send-request.ts";

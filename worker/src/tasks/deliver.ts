@@ -1,9 +1,9 @@
+import { composeEmail, eightBitOf, toSevenBit } from "@mailroom/core/compose";
 import { whileDatabaseAway } from "@mailroom/core/db";
 import { type AttemptResult, createDeliveryStore } from "@mailroom/core/emails";
 import { simulatorRetryPolicy } from "@mailroom/core/simulator";
 import { injectTraceContext, withChildSpan, withSpanFromCarrier } from "@mailroom/core/telemetry";
 import type { Task } from "graphile-worker";
-import { composeEmail, eightBitOf, toSevenBit } from "../compose/index.ts";
 import type { WorkerDeps } from "../deps.ts";
 import { createCaptureTransport } from "../transports/capture/index.ts";
 import { withSimulator } from "../transports/simulator/index.ts";
@@ -13,7 +13,7 @@ import "./types.ts";
 
 /**
  * Hands one email to SMTP. The claim re-checks the key under lock and drops suppressed recipients; then the
- * message is composed from the stored email (`../compose/`), DKIM-signed for its verified domain, and handed
+ * message is composed from the stored email (`core/src/compose/`), DKIM-signed for its verified domain, and handed
  * to the transport (which picks the 8-bit or the 7-bit form per next hop), whose per-recipient report decides the outcome (delivered, bounced, deferred with a scheduled
  * retry, or failed past the retry horizon). SMTP trouble never throws: the job itself succeeds and a retry is
  * its own scheduled job, so graphile-worker's backoff does not stack on ours.

@@ -1,4 +1,5 @@
-import { getEmailAttachment, getEmailRaw } from "@mailroom/core/emails";
+import { composeAccountEmail } from "@mailroom/core/compose";
+import { getEmailAttachment } from "@mailroom/core/emails";
 import { MailroomError } from "@mailroom/core/errors";
 import type { FastifyInstance } from "fastify";
 import { type ApiDeps, readsOf } from "../../../deps.ts";
@@ -17,6 +18,16 @@ const params = {
   },
 } as const;
 
+const RAW_DESCRIPTION =
+  "The message the deliver task builds for this email, from the same composer, whatever the email's " +
+  "status (a scheduled or queued email as its first attempt will build it): the same header fields " +
+  "(Message-ID, Date, X-Mailroom-Category, custom headers such as List-Unsubscribe), MIME structure, " +
+  "boundaries and bodies as every attempt hands over. An SMTP submission is its client's message with the " +
+  "Message-ID and Date Mailroom adds when the client left them out. What the delivered copy has and this " +
+  "one lacks: the DKIM-Signature fields, made at each handover with the domain's current key " +
+  "(`X-Mailroom-Dkim: omitted` says so), the Received and Return-Path fields the receiving servers add, " +
+  "and, for a next hop without 8BITMIME, the 7-bit form.";
+
 // Bytes, not JSON: the 200 is documented as binary content (Fastify sends a Buffer as is).
 const binary = (description: string, type: string) => ({
   description,
@@ -24,8 +35,8 @@ const binary = (description: string, type: string) => ({
 });
 
 /**
- * An email's attachments and, for SMTP submissions, its message as submitted (scope `send`), for the console's
- * downloads and its inline `cid:` images (issue 33). Always served as downloads, never rendered on this origin.
+ * An email's attachments and its message as built for delivery (scope `send`), for the console's downloads
+ * and its inline `cid:` images (issue 33). Always served as downloads, never rendered on this origin.
  */
 export function emailBytesRoutes(app: FastifyInstance, deps: ApiDeps): void {
   const reads = readsOf(deps);
@@ -60,24 +71,25 @@ export function emailBytesRoutes(app: FastifyInstance, deps: ApiDeps): void {
     {
       config,
       schema: {
-        summary: "The message as submitted over SMTP, as message/rfc822",
+        summary: "The email's message as built for delivery, without DKIM signature, as message/rfc822",
+        description: RAW_DESCRIPTION,
         params: { ...params, required: ["id"], properties: { id: params.properties.id } },
-        response: { 200: binary("The message as submitted", "message/rfc822"), ...errors },
+        response: { 200: binary("The message as built for delivery", "message/rfc822"), ...errors },
       },
     },
     async (request, reply) => {
       const { id } = request.params;
-      const raw = await reads.read((db) => getEmailRaw(db, request.apiKey.account, id));
-      if (!raw)
-        throw new MailroomError(
-          "not_found",
-          `No submitted message kept for email ${id} (only SMTP submissions are kept).`,
-        );
-      return reply
-        .type("message/rfc822")
-        .header("content-disposition", `attachment; filename="${id}.eml"`)
-        .header("x-content-type-options", "nosniff")
-        .send(raw);
+      const raw = await reads.read((db) => composeAccountEmail(db, request.apiKey.account, id));
+      if (!raw) throw new MailroomError("not_found", `No email ${id}.`);
+      return (
+        reply
+          .type("message/rfc822")
+          .header("content-disposition", `attachment; filename="${id}.eml"`)
+          .header("x-content-type-options", "nosniff")
+          // Says in the answer itself what the bytes lack beside the delivered copy (ADR 0071).
+          .header("x-mailroom-dkim", "omitted")
+          .send(raw)
+      );
     },
   );
 }

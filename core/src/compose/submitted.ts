@@ -1,4 +1,4 @@
-import type { EmailRecord } from "@mailroom/core/emails";
+import type { EmailRecord } from "../emails/types.ts";
 
 /** The header block of a message: up to its first empty line. */
 function headerBlock(raw: Buffer): string {

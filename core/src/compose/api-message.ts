@@ -1,5 +1,6 @@
-import type { Attachment, EmailRecord } from "@mailroom/core/emails";
+import { createHash } from "node:crypto";
 import MailComposer from "nodemailer/lib/mail-composer";
+import type { Attachment, EmailRecord } from "../emails/types.ts";
 import { renderMime } from "./render.ts";
 
 /**
@@ -32,11 +33,20 @@ function attachmentOf(a: Attachment) {
 }
 
 /**
+ * The multipart boundaries' shared part, from the email's id instead of nodemailer's random bytes, so that
+ * every composition of one email is the same bytes: each attempt, and the API's `/raw` beside what was
+ * delivered (ADR 0071). It is still unguessable when the content is written: the id, with its random bits,
+ * is made at accept, after the content is fixed. 16 hex digits, as nodemailer's own.
+ */
+const baseBoundaryOf = (emailId: string) => createHash("sha256").update(emailId).digest("hex").slice(0, 16);
+
+/**
  * The RFC 5322 message for an email exactly as stored (what the log shows is what is sent). Bcc recipients
  * travel only in the envelope, never in a header. The Message-ID is the email's stable one, so a repeated
- * handover carries the same id. nodemailer's MailComposer builds the MIME tree and every header (address
- * and encoded-word encoding, folding, boundaries, transfer encodings); the bytes are then written in one
- * synchronous pass, as MimeNode's own stream would write them, without a stream per MIME part (ADR 0023).
+ * handover carries the same id, and so are its boundaries. nodemailer's MailComposer builds the MIME tree and
+ * every header (address and encoded-word encoding, folding, boundaries, transfer encodings); the bytes are
+ * then written in one synchronous pass, as MimeNode's own stream would write them, without a stream per MIME
+ * part (ADR 0023).
  */
 export function composeApiMessage(email: EmailRecord, attachments: readonly Attachment[]): Buffer {
   const composer = new MailComposer({
@@ -51,6 +61,7 @@ export function composeApiMessage(email: EmailRecord, attachments: readonly Atta
     date: email.createdAt,
     headers: { ...email.headers, "X-Mailroom-Category": email.category },
     attachments: attachments.map(attachmentOf),
+    baseBoundary: baseBoundaryOf(email.id),
   });
   return renderMime(composer.compile());
 }
