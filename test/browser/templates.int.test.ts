@@ -7,6 +7,7 @@ import {
   chromiumAvailable,
   launchChromium,
   newPage,
+  screenshot,
   signIn,
   startConsoleStack,
 } from "./harness.ts";
@@ -90,6 +91,7 @@ describe.runIf(chromiumAvailable())("console templates", { timeout: 180_000 }, (
     await page.getByRole("button", { name: "Save" }).click();
     await expect.poll(() => page.locator(".form-status").textContent()).toBe("Saved as v2");
     await expect.poll(() => page.locator("#preview-subject").textContent()).toBe("Receipt 42");
+    await screenshot(page, "template", true);
     // The variables follow the chosen version while the person has not edited them.
     await page.locator("#preview-version").selectOption("1");
     await expect.poll(() => page.locator("#preview-variables").inputValue()).toContain('"name": "name"');

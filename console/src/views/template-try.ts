@@ -72,11 +72,16 @@ export function templateTryOut(ctx: ViewContext, t: TemplateVersions): HTMLEleme
   version.addEventListener("change", async () => {
     // Another version may declare other variables: start from its examples unless the person wrote their own.
     if (!edited) {
-      const chosen = await ctx.api.get<{ exampleVariables: Record<string, unknown> }>(
-        `/v1/templates/${seg(t.id)}/versions/${seg(version.value)}`,
-      );
-      if (!ctx.current()) return;
-      variables.value = pretty(chosen.exampleVariables);
+      try {
+        const chosen = await ctx.api.get<{ exampleVariables: Record<string, unknown> }>(
+          `/v1/templates/${seg(t.id)}/versions/${seg(version.value)}`,
+        );
+        if (!ctx.current()) return;
+        variables.value = pretty(chosen.exampleVariables);
+      } catch (error) {
+        show(preview, h("p", { class: "error", role: "alert" }, errorText(error)));
+        return;
+      }
     }
     soon();
   });

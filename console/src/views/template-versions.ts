@@ -1,7 +1,7 @@
 import { seg } from "../api.ts";
 import type { ViewContext } from "../context.ts";
 import { diffLines } from "../diff.ts";
-import { actionButton, type Child, facts, h, show, table, time } from "../dom.ts";
+import { actionButton, type Child, errorText, facts, h, show, table, time } from "../dom.ts";
 
 /** A stored version as GET /v1/templates/{id}/versions/{version} returns it. */
 interface Version {
@@ -77,11 +77,15 @@ export function versionsSection(ctx: ViewContext, t: TemplateInfo): Child[] {
   compare.addEventListener("submit", async (event) => {
     event.preventDefault();
     const value = (id: string) => Number((compare.querySelector(`#${id}`) as HTMLSelectElement).value);
-    const [from, to] = await Promise.all([
-      ctx.api.get<Version>(versionPath(t.id, value("compare-from"))),
-      ctx.api.get<Version>(versionPath(t.id, value("compare-to"))),
-    ]);
-    if (ctx.current()) show(result, comparison(from, to));
+    try {
+      const [from, to] = await Promise.all([
+        ctx.api.get<Version>(versionPath(t.id, value("compare-from"))),
+        ctx.api.get<Version>(versionPath(t.id, value("compare-to"))),
+      ]);
+      if (ctx.current()) show(result, comparison(from, to));
+    } catch (error) {
+      show(result, h("p", { class: "error", role: "alert" }, errorText(error)));
+    }
   });
   return [
     h("h2", {}, "Versions"),
