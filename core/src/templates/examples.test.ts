@@ -81,6 +81,25 @@ describe("exampleVariables", () => {
     expect(rendered.text).toBe("itemsitems VIP pro 2026-01-01T09:00:00Z https://example.com/ 1");
   });
 
+  it("keeps to the bounds of numbers and string lengths, and names required properties the schema leaves bare", () => {
+    const c = content({
+      subject: "{{code}} {{short}} {{low}} {{above}} {{extra}}",
+      variables: {
+        type: "object",
+        required: ["code", "short", "low", "above", "extra"],
+        properties: {
+          code: { type: "string", minLength: 8 },
+          short: { type: "string", maxLength: 2 },
+          low: { type: "number", maximum: -5 },
+          above: { type: "integer", exclusiveMinimum: 10 },
+        },
+      },
+    });
+    const { example, rendered } = rendersWithItsExample(c);
+    expect(example).toEqual({ code: "codexxxx", short: "sh", low: -5, above: 11, extra: "extra" });
+    expect(rendered.subject).toBe("codexxxx sh -5 11 extra");
+  });
+
   it("keeps a property's own examples and adds variables the parts read that the schema leaves out", () => {
     const c = content({
       subject: "{{greeting}}, {{name}}",

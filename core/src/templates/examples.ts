@@ -45,7 +45,7 @@ function exampleOf(schema: unknown, name: string, depth: number): Json {
   switch (typeOf(schema)) {
     case "integer":
     case "number":
-      return typeof schema.minimum === "number" ? schema.minimum : 1;
+      return numberExample(schema);
     case "boolean":
       return true;
     case "null":
@@ -59,15 +59,38 @@ function exampleOf(schema: unknown, name: string, depth: number): Json {
     case "object":
       return depth >= MAX_DEPTH ? {} : objectExample(schema, depth + 1);
     default:
-      return typeof schema.format === "string" ? (STRING_FORMATS[schema.format] ?? name) : name;
+      return stringExample(schema, name);
   }
+}
+
+/** 1, unless the bounds exclude it. */
+function numberExample(schema: Schema): number {
+  const { minimum, exclusiveMinimum, maximum, exclusiveMaximum } = schema;
+  if (typeof minimum === "number") return minimum;
+  if (typeof exclusiveMinimum === "number") return Math.floor(exclusiveMinimum) + 1;
+  if (typeof maximum === "number" && maximum < 1) return maximum;
+  if (typeof exclusiveMaximum === "number" && exclusiveMaximum <= 1) return Math.ceil(exclusiveMaximum) - 1;
+  return 1;
+}
+
+/** A value of the string's format, else its property's name, stretched or cut to the length bounds. */
+function stringExample(schema: Schema, name: string): string {
+  const base = typeof schema.format === "string" ? (STRING_FORMATS[schema.format] ?? name) : name;
+  const min = typeof schema.minLength === "number" ? schema.minLength : 0;
+  const max = typeof schema.maxLength === "number" ? schema.maxLength : Number.POSITIVE_INFINITY;
+  return base.padEnd(Math.min(min, 1000), "x").slice(0, max);
 }
 
 function objectExample(schema: Schema, depth: number): Record<string, Json> {
   const properties = isObject(schema.properties) ? schema.properties : {};
-  return Object.fromEntries(
+  const example = Object.fromEntries(
     Object.entries(properties).map(([name, property]) => [name, exampleOf(property, name, depth)]),
   );
+  // A required name the schema describes no further: any value will do, its name reads best.
+  for (const name of Array.isArray(schema.required) ? schema.required : []) {
+    if (typeof name === "string" && !(name in example)) example[name] = name;
+  }
+  return example;
 }
 
 /** Sets `parts` (a variable's path) to a placeholder unless something is already there. */
