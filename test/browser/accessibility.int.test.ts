@@ -1,6 +1,6 @@
-import axe from "axe-core";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seriousViolations } from "./axe.ts";
 import {
   type ConsoleStack,
   chromiumAvailable,
@@ -9,27 +9,6 @@ import {
   signIn,
   startConsoleStack,
 } from "./harness.ts";
-
-// axe-core's browser build, run through the DevTools protocol (the console's CSP allows no injected script tag).
-const AXE = axe.source;
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: string[] }>;
-}
-
-/** The serious and critical axe violations on the page as it is now, one line each (empty when none). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const violations = (await page.evaluate(
-    "axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations)",
-  )) as Violation[];
-  return violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
 
 /** Issue 33 item 6: axe-core on every console page in Chromium, no serious or critical violation. */
 describe.runIf(chromiumAvailable())("console accessibility", { timeout: 180_000 }, () => {
@@ -78,7 +57,9 @@ describe.runIf(chromiumAvailable())("console accessibility", { timeout: 180_000 
       ["domains", "#/domains", "Domains", "table"],
       ["domain", "#/domains/mail.acme.test", "mail.acme.test", "table.records"],
       ["templates", "#/templates", "Templates", "table"],
-      ["template", `#/templates/${template.id}`, "welcome", "main"],
+      ["template", `#/templates/${template.id}`, "welcome", "#preview-subject"],
+      ["template version", `#/templates/${template.id}/versions/1`, "welcome v1", "pre.text-part"],
+      ["new template", "#/templates/new", "New template", "#template-name"],
       ["webhooks", "#/webhooks", "Webhooks", "table"],
       ["webhook", `#/webhooks/${webhook.id}`, "https://hooks.acme.test/mailroom", "main"],
       ["suppressions", "#/suppressions", "Suppressions", "table"],

@@ -1260,13 +1260,19 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /** @description For a template the operator manages: the resource that declares it, `Template/<name>` in the account's namespace */
+            managedByResource: string | null;
             subject: string;
             html: string | null;
             text: string | null;
-            /** @description JSON Schema (draft-07) the variables of a render must satisfy; null accepts any object */
+            /** @description JSON Schema (draft-07) the variables of a render must satisfy; null accepts any object. Its `examples` (objects the schema accepts, checked when saved) are what a preview starts from */
             variables: {
                 [key: string]: unknown;
             } | null;
+            /** @description Variables to preview this version with: the first of its schema's `examples`, else a value for each property the schema names and each variable the parts always read */
+            exampleVariables: {
+                [key: string]: unknown;
+            };
             versions: {
                 version: number;
                 /** Format: date-time */
@@ -1279,10 +1285,14 @@ export interface components {
             subject: string;
             html: string | null;
             text: string | null;
-            /** @description JSON Schema (draft-07) the variables of a render must satisfy; null accepts any object */
+            /** @description JSON Schema (draft-07) the variables of a render must satisfy; null accepts any object. Its `examples` (objects the schema accepts, checked when saved) are what a preview starts from */
             variables: {
                 [key: string]: unknown;
             } | null;
+            /** @description Variables to preview this version with: the first of its schema's `examples`, else a value for each property the schema names and each variable the parts always read */
+            exampleVariables: {
+                [key: string]: unknown;
+            };
             /** Format: date-time */
             createdAt: string;
         };
@@ -3289,7 +3299,7 @@ export interface operations {
                     html?: string | null;
                     /** @description Handlebars; values inserted raw */
                     text?: string | null;
-                    /** @description JSON Schema (draft-07) the variables of a render must satisfy; null accepts any object */
+                    /** @description JSON Schema (draft-07) the variables of a render must satisfy; null accepts any object. Its `examples` (objects the schema accepts, checked when saved) are what a preview starts from */
                     variables?: {
                         [key: string]: unknown;
                     } | null;
@@ -3676,7 +3686,7 @@ export interface operations {
                     html?: string | null;
                     /** @description Handlebars; values inserted raw */
                     text?: string | null;
-                    /** @description JSON Schema (draft-07) the variables of a render must satisfy; null accepts any object */
+                    /** @description JSON Schema (draft-07) the variables of a render must satisfy; null accepts any object. Its `examples` (objects the schema accepts, checked when saved) are what a preview starts from */
                     variables?: {
                         [key: string]: unknown;
                     } | null;

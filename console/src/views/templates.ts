@@ -1,7 +1,9 @@
 import { query, seg } from "../api.ts";
 import type { ViewContext } from "../context.ts";
-import { errorText, facts, h, show, table, time } from "../dom.ts";
-import { emailFrame } from "../email-frame.ts";
+import { facts, h, show, table, time } from "../dom.ts";
+import { type TemplateFields, templateForm } from "./template-form.ts";
+import { templateTryOut } from "./template-try.ts";
+import { templateVersionView, versionsSection } from "./template-versions.ts";
 
 interface TemplateSummary {
   id: string;
@@ -12,20 +14,32 @@ interface TemplateSummary {
   updatedAt: string;
 }
 
-interface Template extends TemplateSummary {
-  subject: string;
-  html: string | null;
-  text: string | null;
-  variables: Record<string, unknown> | null;
+interface Template extends TemplateSummary, TemplateFields {
+  managedByResource: string | null;
+  exampleVariables: Record<string, unknown>;
   versions: Array<{ version: number; createdAt: string }>;
 }
+
+const EMPTY: TemplateFields = {
+  name: "",
+  description: null,
+  subject: "",
+  html: null,
+  text: null,
+  variables: null,
+};
 
 export async function templatesView(ctx: ViewContext, outlet: HTMLElement): Promise<void> {
   const page = await ctx.api.get<{ data: TemplateSummary[] }>(`/v1/templates${query({ limit: "100" })}`);
   if (!ctx.current()) return;
   show(
     outlet,
-    h("h1", {}, "Templates"),
+    h(
+      "div",
+      { class: "title-row" },
+      h("h1", {}, "Templates"),
+      h("a", { href: "#/templates/new" }, "New template"),
+    ),
     page.data.length === 0
       ? h("p", { class: "empty" }, "No templates yet.")
       : table(
@@ -40,102 +54,70 @@ export async function templatesView(ctx: ViewContext, outlet: HTMLElement): Prom
   );
 }
 
-/** Example variables from the template's JSON Schema, so the preview starts from something that renders. */
-function exampleVariables(schema: Record<string, unknown> | null): string {
-  const properties = (schema?.properties ?? {}) as Record<string, { type?: string; examples?: unknown[] }>;
-  const example = Object.fromEntries(
-    Object.entries(properties).map(([name, p]) => [
-      name,
-      p.examples?.[0] ?? (p.type === "number" ? 1 : name),
-    ]),
-  );
-  return JSON.stringify(example, null, 2);
+/** A new template: the editor, saved with POST /v1/templates, then the template's own page. */
+function newTemplateView(ctx: ViewContext, outlet: HTMLElement): void {
+  const form = templateForm(EMPTY, {
+    submitLabel: "Create template",
+    save: async (fields) => {
+      const created = await ctx.api.post<Template>("/v1/templates", fields);
+      location.hash = `#/templates/${seg(created.id)}`;
+      return `Created ${created.name}`;
+    },
+  });
+  show(outlet, h("p", {}, h("a", { href: "#/templates" }, "← Templates")), h("h1", {}, "New template"), form);
+  (form.querySelector("#template-name") as HTMLInputElement).focus();
 }
 
-/** One template: its versions, and a live preview that renders through the API as the variables change. */
+/**
+ * One template (issue 33): the editor (a save is a PATCH, which makes a new version when the content
+ * changes), its versions, the preview from its example variables and a test send. A template a Template
+ * resource declares is shown read-only with the resource's name: the API refuses its changes (409).
+ */
 export async function templateDetailView(
   ctx: ViewContext,
   outlet: HTMLElement,
-  [id = ""]: string[],
+  [id = "", sub, version]: string[],
 ): Promise<void> {
+  if (id === "new") return newTemplateView(ctx, outlet);
+  if (sub === "versions" && version) return templateVersionView(ctx, outlet, id, Number(version));
   const t = await ctx.api.get<Template>(`/v1/templates/${seg(id)}`);
   if (!ctx.current()) return;
-  const variables = h("textarea", {
-    id: "preview-variables",
-    rows: 8,
-    spellcheck: "false",
-    "aria-label": "Variables (JSON)",
+  const managed = t.managedBy === "operator";
+  const resource = t.managedByResource ?? "a Template resource";
+  const form = templateForm(t, {
+    submitLabel: "Save",
+    readOnly: managed,
+    save: async (fields) => {
+      const saved = await ctx.api.patch<Template>(`/v1/templates/${seg(t.id)}`, fields);
+      // Drawn again for the new version (its number, versions list, preview); the message outlives it.
+      await templateDetailView(ctx, outlet, [t.id]);
+      const message =
+        saved.version === t.version ? "Saved; the content is unchanged" : `Saved as v${saved.version}`;
+      const status = outlet.querySelector(".template-form .form-status");
+      if (status) status.textContent = message;
+      return message;
+    },
   });
-  variables.value = exampleVariables(t.variables);
-  const version = h(
-    "select",
-    { id: "preview-version", "aria-label": "Version" },
-    t.versions.map((v) =>
-      h("option", { value: String(v.version), selected: v.version === t.version }, `v${v.version}`),
-    ),
-  );
-  const preview = h("div", { class: "preview", id: "preview", "aria-live": "polite" });
-  let pending = 0;
-  const render = async () => {
-    const mine = ++pending;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(variables.value || "{}");
-    } catch (error) {
-      show(preview, h("p", { class: "error" }, `Variables are not JSON: ${errorText(error)}`));
-      return;
-    }
-    try {
-      const out = await ctx.api.post<{ subject: string; html?: string; text?: string }>(
-        `/v1/templates/${seg(t.id)}/render`,
-        { variables: parsed, version: Number(version.value) },
-      );
-      if (mine !== pending || !ctx.current()) return;
-      show(
-        preview,
-        h("p", {}, h("strong", {}, "Subject: "), h("span", { id: "preview-subject" }, out.subject)),
-        out.html !== undefined ? emailFrame(out.html, false) : null,
-        out.text !== undefined ? h("pre", { class: "text-part" }, out.text) : null,
-      );
-    } catch (error) {
-      if (mine === pending) show(preview, h("p", { class: "error", role: "alert" }, errorText(error)));
-    }
-  };
-  let debounce = 0;
-  const soon = () => {
-    clearTimeout(debounce);
-    debounce = window.setTimeout(() => void render(), 300);
-  };
-  variables.addEventListener("input", soon);
-  version.addEventListener("change", soon);
   show(
     outlet,
     h("p", {}, h("a", { href: "#/templates" }, "← Templates")),
     h("h1", {}, t.name),
-    t.description ? h("p", { class: "muted" }, t.description) : null,
+    managed
+      ? h(
+          "p",
+          { class: "note", id: "managed-note" },
+          `Managed by ${resource} in namespace ${ctx.key.account}: read-only here; change the resource and the operator makes the new version.`,
+        )
+      : null,
     facts([
       ["Id", t.id],
-      ["Current version", String(t.version)],
-      ["Managed by", t.managedBy],
+      ["Current version", `v${t.version}`],
+      ["Managed by", managed ? resource : "API"],
       ["Updated", time(t.updatedAt)],
     ]),
-    h("h2", {}, "Versions"),
-    table(
-      ["Version", "Created"],
-      t.versions.map((v) => [`v${v.version}`, time(v.createdAt)]),
-    ),
-    h("h2", {}, "Live preview"),
-    h(
-      "div",
-      { class: "preview-grid" },
-      h(
-        "div",
-        {},
-        h("label", { class: "field" }, h("span", {}, "Version"), version),
-        h("label", { class: "field" }, h("span", {}, "Variables (JSON)"), variables),
-      ),
-      preview,
-    ),
+    h("h2", {}, managed ? "Content" : "Edit"),
+    form,
+    versionsSection(ctx, t),
+    templateTryOut(ctx, t),
   );
-  await render();
 }

@@ -1,5 +1,6 @@
 import { MailroomError } from "../errors/index.ts";
 import { type CompiledPart, compilePart, located } from "./compile.ts";
+import { checkDeclaredExamples } from "./examples.ts";
 import {
   MAX_BODY_SOURCE_LENGTH,
   MAX_SUBJECT_SOURCE_LENGTH,
@@ -52,7 +53,10 @@ export function checkTemplateContent(content: TemplateContent): void {
       throw invalid(`${part}: at most ${MAX_BODY_SOURCE_LENGTH} characters`);
     compilePart(part, source);
   }
-  if (content.variables) checkVariablesSchema(content.variables);
+  if (content.variables) {
+    checkVariablesSchema(content.variables);
+    checkDeclaredExamples(content.variables);
+  }
 }
 
 function isPresent(variables: Record<string, unknown>, parts: readonly string[]): boolean {

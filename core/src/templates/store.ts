@@ -7,6 +7,7 @@ import type { Pool, PoolClient, Queryable } from "../db/pool.ts";
 import { withTransaction } from "../db/pool.ts";
 import { isUniqueViolation } from "../db/unique-violation.ts";
 import { MailroomError } from "../errors/index.ts";
+import { exampleVariables } from "./examples.ts";
 import { checkTemplateContent } from "./render.ts";
 import {
   TEMPLATE_COLUMNS,
@@ -27,7 +28,7 @@ import {
   type TemplateManager,
   type TemplateRecord,
   type TemplateSummary,
-  type TemplateVersion,
+  type TemplateVersionRecord,
   type UpdateTemplateInput,
 } from "./types.ts";
 
@@ -68,6 +69,15 @@ async function insertVersion(
   );
 }
 
+/** The Template resource (`Template/<name>`, in the account's namespace) that declares an operator's template. */
+async function resourceOf(db: Queryable, id: string): Promise<string | null> {
+  const { rows } = await db.query<{ name: string }>(
+    `select name from operator_bindings where kind = 'Template' and target_id = $1`,
+    [id],
+  );
+  return rows[0] ? `Template/${rows[0].name}` : null;
+}
+
 async function loadRecord(db: Queryable, row: TemplateRow): Promise<TemplateRecord> {
   const { rows } = await db.query<TemplateVersionRow>(
     `select ${VERSION_COLUMNS} from template_versions where template_id = $1 order by version`,
@@ -76,13 +86,16 @@ async function loadRecord(db: Queryable, row: TemplateRow): Promise<TemplateReco
   const current = rows.find((version) => version.version === row.current_version);
   if (!current) throw new Error(`template ${row.id} has no version ${row.current_version}`);
   const { subject, html, text, variables } = toTemplateVersion(current);
+  const content = { subject, html, text, variables };
   return {
     ...toTemplateSummary(row),
+    managedByResource: row.managed_by === "operator" ? await resourceOf(db, row.id) : null,
     subject,
     html,
     text,
     variables,
     versions: rows.map((version) => ({ version: version.version, createdAt: version.created_at })),
+    exampleVariables: exampleVariables(content),
   };
 }
 
@@ -173,14 +186,16 @@ export async function getTemplateVersion(
   account: string,
   id: string,
   version: number,
-): Promise<TemplateVersion | undefined> {
+): Promise<TemplateVersionRecord | undefined> {
   if (!isUuid(id) || !Number.isInteger(version)) return undefined;
   const { rows } = await db.query<TemplateVersionRow>(
     `select ${VERSION_COLUMNS} from template_versions
      where template_id = (select id from templates where id = $1 and account = $2) and version = $3`,
     [id, account, version],
   );
-  return rows[0] ? toTemplateVersion(rows[0]) : undefined;
+  if (!rows[0]) return undefined;
+  const found = toTemplateVersion(rows[0]);
+  return { ...found, exampleVariables: exampleVariables(found) };
 }
 
 /** Who is changing a template: only the operator may change what the operator declared. */

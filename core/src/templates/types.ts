@@ -23,6 +23,12 @@ export interface TemplateVersion extends TemplateContent {
   createdAt: Date;
 }
 
+/** A stored version as the API shows it: with the variables its preview starts from. */
+export interface TemplateVersionRecord extends TemplateVersion {
+  /** From the schema's declared `examples`, else made up from the schema and the variables the parts read. */
+  exampleVariables: Record<string, unknown>;
+}
+
 /** A template without its content, as listed. */
 export interface TemplateSummary {
   id: string;
@@ -39,6 +45,10 @@ export interface TemplateSummary {
 /** A template with the content of its current version and the numbers and dates of all its versions. */
 export interface TemplateRecord extends TemplateSummary, TemplateContent {
   versions: { version: number; createdAt: Date }[];
+  /** For a template the operator manages, the resource declaring it (`Template/<name>`); else null. */
+  managedByResource: string | null;
+  /** The current version's example variables (see TemplateVersionRecord). */
+  exampleVariables: Record<string, unknown>;
 }
 
 export interface CreateTemplateInput {

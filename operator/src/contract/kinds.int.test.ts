@@ -83,6 +83,39 @@ describe("Template controller", () => {
   });
 });
 
+describe("Template controller and example variables (issue 33)", () => {
+  it("names the resource on the template, serves its declared examples, and reports examples its schema refuses as Invalid", async () => {
+    h.startOperator();
+    const name = h.name("tpl");
+    const variablesSchema = {
+      type: "object",
+      required: ["name"],
+      properties: { name: { type: "string" } },
+      examples: [{ name: "Ann" }],
+    };
+    await crs().Template.create(h.namespace, template(name, { variablesSchema }));
+    await vi.waitFor(async () => {
+      expect(cond(await crs().Template.get(h.namespace, name), "Ready")?.status).toBe("True");
+      const stored = await getTemplateByName(h.db.pool, h.namespace, name);
+      expect(stored).toMatchObject({
+        managedByResource: `Template/${name}`,
+        exampleVariables: { name: "Ann" },
+      });
+    }, WAIT);
+    await crs().Template.patch(h.namespace, name, {
+      spec: { variablesSchema: { ...variablesSchema, examples: [{ name: 7 }] } },
+    });
+    await vi.waitFor(async () => {
+      const t = await crs().Template.get(h.namespace, name);
+      expect(cond(t, "Synced")).toMatchObject({ status: "False", reason: "Invalid" });
+      expect(t.status?.conditions?.find((c) => c.type === "Synced")?.message).toBe(
+        "variables.examples[0]: does not match the schema: name must be string",
+      );
+    }, WAIT);
+    expect((await getTemplateByName(h.db.pool, h.namespace, name))?.version).toBe(1);
+  });
+});
+
 describe("WebhookEndpoint controller", () => {
   it("generates the signing secret into a Secret, and deletes the endpoint with its resource", async () => {
     h.startOperator();

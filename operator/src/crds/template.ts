@@ -31,7 +31,8 @@ const spec = {
     text: { type: "string", description: "Handlebars, rendered raw.", maxLength: MAX_BODY_LENGTH },
     variablesSchema: {
       type: "object",
-      description: "A JSON Schema the variables of a send must satisfy.",
+      description:
+        "A JSON Schema the variables of a send must satisfy. Its `examples` (objects it accepts) are what the console's preview starts from.",
       "x-kubernetes-preserve-unknown-fields": true,
     },
     reclaimPolicy: reclaimPolicySchema,

@@ -14,7 +14,15 @@ const nullableString = (maxLength: number, description: string) =>
 const variablesSchema = {
   type: ["object", "null"],
   additionalProperties: true,
-  description: "JSON Schema (draft-07) the variables of a render must satisfy; null accepts any object",
+  description:
+    "JSON Schema (draft-07) the variables of a render must satisfy; null accepts any object. Its `examples` (objects the schema accepts, checked when saved) are what a preview starts from",
+} as const;
+
+const exampleVariablesSchema = {
+  type: "object",
+  additionalProperties: true,
+  description:
+    "Variables to preview this version with: the first of its schema's `examples`, else a value for each property the schema names and each variable the parts always read",
 } as const;
 
 const name = {
@@ -109,13 +117,28 @@ export const templateSummarySchema = {
 export const templateSchema = {
   type: "object",
   additionalProperties: false,
-  required: [...summaryRequired, "subject", "html", "text", "variables", "versions"],
+  required: [
+    ...summaryRequired,
+    "managedByResource",
+    "subject",
+    "html",
+    "text",
+    "variables",
+    "exampleVariables",
+    "versions",
+  ],
   properties: {
     ...summaryProperties,
+    managedByResource: {
+      type: ["string", "null"],
+      description:
+        "For a template the operator manages: the resource that declares it, `Template/<name>` in the account's namespace",
+    },
     subject: { type: "string" },
     html: { type: ["string", "null"] },
     text: { type: ["string", "null"] },
     variables: variablesSchema,
+    exampleVariables: exampleVariablesSchema,
     versions: {
       type: "array",
       items: {
@@ -131,7 +154,16 @@ export const templateSchema = {
 export const templateVersionSchema = {
   type: "object",
   additionalProperties: false,
-  required: ["templateId", "version", "subject", "html", "text", "variables", "createdAt"],
+  required: [
+    "templateId",
+    "version",
+    "subject",
+    "html",
+    "text",
+    "variables",
+    "exampleVariables",
+    "createdAt",
+  ],
   properties: {
     templateId: { type: "string" },
     version: { type: "integer" },
@@ -139,6 +171,7 @@ export const templateVersionSchema = {
     html: { type: ["string", "null"] },
     text: { type: ["string", "null"] },
     variables: variablesSchema,
+    exampleVariables: exampleVariablesSchema,
     createdAt: timestamp,
   },
 } as const;

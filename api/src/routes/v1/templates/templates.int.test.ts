@@ -137,6 +137,31 @@ describe("/v1/templates", () => {
     expect(invalid.json().message).toContain("name must be string");
   });
 
+  it("serves example variables that render, from the declared examples or the parts (issue 33)", async () => {
+    // No schema: the preview used to start from {} and answer 422 for any template with a variable.
+    const bare = (await call("POST", "/v1/templates", { ...welcome, name: "bare", variables: null })).json();
+    expect(bare.exampleVariables).toEqual({ name: "name" });
+    const render = (id: string, variables: unknown, version?: number) =>
+      call("POST", `/v1/templates/${id}/render`, { variables, ...(version ? { version } : {}) });
+    expect((await render(bare.id, bare.exampleVariables)).json()).toMatchObject({ subject: "Welcome, name" });
+
+    const declared = { ...welcome.variables, examples: [{ name: "Ann" }] };
+    const patched = (await call("PATCH", `/v1/templates/${bare.id}`, { variables: declared })).json();
+    expect(patched).toMatchObject({ version: 2, exampleVariables: { name: "Ann" } });
+    const v1 = (await call("GET", `/v1/templates/${bare.id}/versions/1`)).json();
+    expect(v1.exampleVariables).toEqual({ name: "name" });
+    expect((await render(bare.id, patched.exampleVariables)).json()).toMatchObject({ text: "Hi Ann" });
+
+    const wrong = await call("PATCH", `/v1/templates/${bare.id}`, {
+      variables: { ...declared, examples: [{ name: 7 }] },
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toEqual({
+      error: "validation_error",
+      message: "variables.examples[0]: does not match the schema: name must be string",
+    });
+  });
+
   it("pages with after and limit", async () => {
     const key = await keyFor("pages", ["templates"]);
     for (const name of ["a", "b", "c"]) {
@@ -209,8 +234,17 @@ describe("/v1/templates", () => {
     expect((await call("DELETE", `/v1/templates/${ops.id}`)).json().error).toBe("managed_by_operator");
     expect((await call("GET", `/v1/templates/${ops.id}`)).json()).toMatchObject({
       managedBy: "operator",
+      managedByResource: null,
       subject: "s",
     });
+    // The resource that declares it, as the operator records it, so the console can name it.
+    await db.pool.query(
+      `insert into operator_bindings (kind, namespace, name, uid, target_id) values ('Template', 'acme', 'welcome-crd', 'u1', $1)`,
+      [ops.id],
+    );
+    expect((await call("GET", `/v1/templates/${ops.id}`)).json().managedByResource).toBe(
+      "Template/welcome-crd",
+    );
   });
 
   it("needs the templates scope and a live key", async () => {
