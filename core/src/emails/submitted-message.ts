@@ -13,6 +13,8 @@ export interface Submission {
   /** RCPT TO addresses: the recipients, whatever the To, Cc or Bcc headers say. */
   recipients: readonly string[];
   message: Buffer;
+  /** MAIL FROM:<…> REQUIRETLS (RFC 8689), which the door takes only over TLS: the email needs verified TLS. */
+  requireTls?: boolean | undefined;
 }
 
 const MESSAGE_ID = /^<[\x21-\x3d\x3f-\x7e]{1,250}>$/;
@@ -93,13 +95,21 @@ export function normalizeSubmittedMessage(submission: Submission): AcceptItem {
       tags: [],
       raw,
       messageId,
+      ...(submission.requireTls ? { requireTls: true } : {}),
     },
     idempotencyKey: messageId === undefined ? undefined : submissionIdempotencyKey(messageId),
     bodySha256:
       messageId === undefined
         ? undefined
         : createHash("sha256")
-            .update(JSON.stringify([submission.mailFrom, [...to].sort()]))
+            // REQUIRETLS is part of what was submitted; the hash of a submission without it is unchanged.
+            .update(
+              JSON.stringify([
+                submission.mailFrom,
+                [...to].sort(),
+                ...(submission.requireTls ? ["REQUIRETLS"] : []),
+              ]),
+            )
             .update(raw)
             .digest(),
   };
