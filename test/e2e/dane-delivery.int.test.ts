@@ -85,4 +85,18 @@ describe.skipIf(dnssecToolsMissing.length > 0)("DANE (RFC 7672), through the wor
       { policy_type: "tlsa", result_type: "tlsa-invalid", sessions: String(deferred.length + 1) },
     ]);
   });
+
+  it("delivers an email with `TLS-Required: No` (RFC 8689 §5) despite the mismatch, saying so", async () => {
+    const id = await direct.send({ to: ["cy@bad.dane.test"], subject: "no TLS needed", tlsRequiredNo: true });
+    const events = await timelineUntil(db, id, "delivered");
+    expect(events.find((e) => e.type === "delivered")?.detail.tls).toEqual([
+      expect.objectContaining({
+        mechanism: "dane",
+        result: "tlsa-invalid",
+        enforced: false,
+        exempt: "tls-required-no",
+      }),
+    ]);
+    expect(sinks.get("bad")?.messages.map((m) => m.envelope.to)).toEqual([["cy@bad.dane.test"]]);
+  });
 });

@@ -1,10 +1,17 @@
+import { createDomain, makeTxtLookup } from "@mailroom/core/domains";
+import { normalizeSendRequest } from "@mailroom/core/emails";
+import { createKey } from "@mailroom/core/keys";
 import { createTestCa } from "@mailroom/core/tls";
+import { createTlsRecorder, sendTlsReports } from "@mailroom/core/tls-reports";
+import { createSsrfGuard } from "@mailroom/core/webhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../support/db.ts";
+import { createTestDatabase, markDomainVerified, type TestDatabase } from "../support/db.ts";
 import { startDirectWorker, timelineUntil, tlsSessionCounts } from "../support/direct-delivery.ts";
 import { startDnsServer, type TestDnsServer } from "../support/dns-server.ts";
 import { type MtaStsServer, startMtaStsServer, stsPolicy } from "../support/mta-sts-server.ts";
 import { type CountingSmtpSink, startCountingSink } from "../support/smtp-sinks.ts";
+import { TEST_KEK } from "../support/stack.ts";
+import { until } from "../support/wait.ts";
 
 // Issue 32 item 1 end to end: the real worker task in direct mode, receivers on 127.0.0.x (one port,
 // MAILROOM_DIRECT_MX_PORT) with certificates from a test CA, a real DNS server publishing MX, A and
@@ -140,3 +147,103 @@ describe("MTA-STS testing, through the worker", () => {
     ]);
   });
 });
+
+describe("emails exempt from receivers' policies, through the worker", () => {
+  it("`TLS-Required: No` (RFC 8689 §5): delivered despite an enforced policy's failure, reported", async () => {
+    const { draft } = normalizeSendRequest({
+      from: "app@acme.test",
+      to: "dee@mismatch.test",
+      subject: "no TLS needed",
+      text: "Public announcement.",
+      headers: { "TLS-Required": "No" },
+    });
+    const id = await direct.send(draft);
+    const events = await timelineUntil(db, id, "delivered");
+    const [tls] = (events.find((e) => e.type === "delivered")?.detail.tls ?? []) as Record<string, unknown>[];
+    expect(tls).toMatchObject({
+      mechanism: "mta-sts",
+      result: "certificate-host-mismatch",
+      enforced: false,
+      exempt: "tls-required-no",
+    });
+    expect(tls?.text).toMatch(/policy not applied: TLS-Required: No \(RFC 8689\)\)$/);
+    const received = sinks.get("mismatch")?.messages ?? [];
+    expect(received.map((m) => [m.envelope.to, m.secure])).toEqual([[["dee@mismatch.test"], true]]);
+    expect(received[0]?.raw.toString()).toMatch(/^TLS-Required: No\r$/im);
+  });
+
+  it("a TLS report (RFC 8460 §5.3): delivered despite the receiver's enforced policy, not counted", async () => {
+    // The reporting account, its verified domain and key (ADR 0058), and a finished day with one session of
+    // reported.test, whose TLS-RPT record sends its reports to a mailbox at expired.test.
+    const domain = await createDomain(db.pool, TEST_KEK, { account: "postmaster", name: "reports.test" });
+    await markDomainVerified(db.pool, domain.id);
+    const { key } = await createKey(db.pool, { account: "postmaster", scopes: ["send"], expires: "never" });
+    await createTlsRecorder(db.pool)(
+      [
+        {
+          mechanism: "opportunistic",
+          policyDomain: "reported.test",
+          policyType: "no-policy-found",
+          enforced: false,
+          result: "success",
+          tls: true,
+          verified: false,
+        },
+      ],
+      new Date("2031-03-10T08:00:00Z"),
+    );
+    dns.setTxt("_smtp._tls.reported.test", ["v=TLSRPTv1; rua=mailto:tlsrpt@expired.test"]);
+    const run = await sendTlsReports(
+      {
+        pool: db.pool,
+        lookupTxt: makeTxtLookup({ servers: [dns.address], timeoutMs: 2_000, tries: 1 }),
+        guard: createSsrfGuard({ allowedCidrs: [] }),
+        sender: {
+          from: "tls-reports@reports.test",
+          keyId: key.keyId,
+          submitter: "reports.test",
+          organizationName: "Mailroom Test",
+          contactInfo: "tls-reports@reports.test",
+        },
+        allowUnverifiedFrom: false,
+        postTimeoutMs: 5_000,
+      },
+      new Date("2031-03-11T00:10:00Z"),
+    );
+    expect(run).toMatchObject({ made: 1, sent: 1, failed: 0 });
+    const { rows } = await db.pool.query<{ email_id: string }>("select email_id from tls_report_sends");
+    const id = rows[0]?.email_id as string;
+    const report = await timelineUntil(db, id, "delivered");
+    expect(report.map((e) => e.type)).toEqual(["queued", "sending", "delivered"]);
+    const [tls] = (report.at(-1)?.detail.tls ?? []) as Record<string, unknown>[];
+    expect(tls).toMatchObject({ mechanism: "mta-sts", result: "certificate-expired", exempt: "tls-report" });
+    expect(tls?.text).toMatch(/policy not applied: a TLS report \(RFC 8460 §5\.3\)\)$/);
+    const received = sinks.get("expired")?.messages ?? [];
+    expect(received.map((m) => m.envelope.to)).toEqual([["tlsrpt@expired.test"]]);
+    // Its own session is not in the next report's counts (the run purged the test's earlier, far older ones):
+    // the sessions of expired.test are those of a later, ordinary email's attempts.
+    const later = await direct.send({ to: ["eve@expired.test"], subject: "a later, ordinary email" });
+    const events = await timelineUntil(db, later, "failed");
+    const attempts = events.filter((e) => e.type === "deferred" || e.type === "failed").length;
+    await deliveriesDone();
+    expect(await tlsSessionCounts(db, "expired.test", attempts)).toEqual([
+      { policy_type: "sts", result_type: "certificate-expired", sessions: String(attempts) },
+    ]);
+    const metric = (await direct.worker.metrics.deliveryTls.get()).values;
+    expect(metric).toContainEqual(
+      expect.objectContaining({ labels: { mechanism: "mta-sts", result: "certificate-expired" } }),
+    );
+  });
+});
+
+/** Once no deliver job is left, every attempt's TLS sessions are counted (the task counts them before it ends). */
+const deliveriesDone = () =>
+  until(
+    async () =>
+      (
+        await db.pool.query<{ n: string }>(
+          "select count(*) as n from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'deliver'",
+        )
+      ).rows[0]?.n,
+    (n) => n === "0",
+  );

@@ -4,6 +4,7 @@ import { Headers } from "mailsplit";
 import { formatMailbox, parseAddress, parseMailbox } from "./address.ts";
 import { invalid, MAX_RECIPIENTS } from "./limits.ts";
 import { MAX_SUBJECT_LENGTH } from "./send-request.ts";
+import { saysTlsRequiredNo } from "./tls-required.ts";
 import type { AcceptItem } from "./types.ts";
 
 /** What an SMTP transaction hands over: the envelope and the message as the client wrote it. */
@@ -96,6 +97,8 @@ export function normalizeSubmittedMessage(submission: Submission): AcceptItem {
       raw,
       messageId,
       ...(submission.requireTls ? { requireTls: true } : {}),
+      // The header stays in the message (RFC 8689 §5 lets it travel on); accept weighs it against REQUIRETLS.
+      ...(saysTlsRequiredNo(headers.getFirst("tls-required")) ? { tlsRequiredNo: true } : {}),
     },
     idempotencyKey: messageId === undefined ? undefined : submissionIdempotencyKey(messageId),
     bodySha256:
