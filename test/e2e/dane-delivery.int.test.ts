@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/db.ts";
 import { startDirectWorker, timelineUntil, tlsSessionCounts } from "../support/direct-delivery.ts";
 import { type DnssecDns, dnssecToolsMissing, startDnssecDns } from "../support/dnssec-dns.ts";
+import { freePort } from "../support/ports.ts";
 import { type CountingSmtpSink, startCountingSink } from "../support/smtp-sinks.ts";
 
 // Issue 32 item 2 end to end: the real worker task in direct mode behind a validating resolver (unbound, over
@@ -21,7 +22,8 @@ beforeAll(async () => {
   db = await createTestDatabase();
   const ca = await createTestCa("Nobody's CA");
   const stranger = await ca.issue(["unrelated.example"]);
-  let port = 0;
+  // One port for every receiver, each on its own loopback address, as MX hosts all listen on 25.
+  const port = await freePort();
   const records: string[] = [];
   for (const [name, address] of [
     ["ok", "127.0.0.1"],
@@ -29,7 +31,6 @@ beforeAll(async () => {
   ] as const) {
     const cert = await ca.issue(["wrong-name.example"]);
     const sink = await startCountingSink({ host: address, port, starttls: true, ...cert });
-    port = sink.port;
     sinks.set(name, sink);
     // bad's record names another key than the one its receiver presents.
     const spki = name === "ok" ? cert.spki : stranger.spki;

@@ -9,6 +9,7 @@ import { createTestDatabase, markDomainVerified, type TestDatabase } from "../su
 import { startDirectWorker, timelineUntil, tlsSessionCounts } from "../support/direct-delivery.ts";
 import { startDnsServer, type TestDnsServer } from "../support/dns-server.ts";
 import { type MtaStsServer, startMtaStsServer, stsPolicy } from "../support/mta-sts-server.ts";
+import { freePort } from "../support/ports.ts";
 import { type CountingSmtpSink, startCountingSink } from "../support/smtp-sinks.ts";
 import { TEST_KEK } from "../support/stack.ts";
 import { until } from "../support/wait.ts";
@@ -40,11 +41,11 @@ beforeAll(async () => {
   dns = await startDnsServer();
   const names = Object.keys(RECEIVERS);
   policyHost = await startMtaStsServer(await ca.issue(names.map((n) => `mta-sts.${n}.test`)));
-  let port = 0;
+  // One port for every receiver, each on its own loopback address, as MX hosts all listen on 25.
+  const port = await freePort();
   for (const [name, receiver] of Object.entries(RECEIVERS) as [Name, (typeof RECEIVERS)[Name]][]) {
     const tls = await ca.issue([...receiver.names], { expired: receiver.expired });
     const sink = await startCountingSink({ host: receiver.address, port, starttls: true, ...tls });
-    port = sink.port;
     sinks.set(name, sink);
     const domain = `${name}.test`;
     dns.setRecords(domain, [{ type: "MX", priority: 10, exchange: `mx.${domain}` }]);
