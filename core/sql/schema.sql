@@ -139,9 +139,11 @@ CREATE TABLE public.emails (
     simulated boolean DEFAULT false NOT NULL,
     held_at timestamp with time zone,
     require_tls boolean DEFAULT false NOT NULL,
+    tls_policy_exempt text,
     CONSTRAINT emails_has_content CHECK (((html IS NOT NULL) OR (text IS NOT NULL) OR (source = 'smtp'::text))),
     CONSTRAINT emails_source_check CHECK ((source = ANY (ARRAY['api'::text, 'smtp'::text]))),
     CONSTRAINT emails_status_check CHECK ((status = ANY (ARRAY['scheduled'::text, 'queued'::text, 'sending'::text, 'delivered'::text, 'deferred'::text, 'bounced'::text, 'failed'::text, 'canceled'::text]))),
+    CONSTRAINT emails_tls_policy_exempt_check CHECK ((tls_policy_exempt = ANY (ARRAY['tls-report'::text, 'tls-required-no'::text]))),
     CONSTRAINT emails_to_addresses_check CHECK ((cardinality(to_addresses) > 0))
 )
 PARTITION BY RANGE (id);
@@ -1605,9 +1607,11 @@ CREATE TABLE public.emails_default (
     simulated boolean DEFAULT false NOT NULL,
     held_at timestamp with time zone,
     require_tls boolean DEFAULT false NOT NULL,
+    tls_policy_exempt text,
     CONSTRAINT emails_has_content CHECK (((html IS NOT NULL) OR (text IS NOT NULL) OR (source = 'smtp'::text))),
     CONSTRAINT emails_source_check CHECK ((source = ANY (ARRAY['api'::text, 'smtp'::text]))),
     CONSTRAINT emails_status_check CHECK ((status = ANY (ARRAY['scheduled'::text, 'queued'::text, 'sending'::text, 'delivered'::text, 'deferred'::text, 'bounced'::text, 'failed'::text, 'canceled'::text]))),
+    CONSTRAINT emails_tls_policy_exempt_check CHECK ((tls_policy_exempt = ANY (ARRAY['tls-report'::text, 'tls-required-no'::text]))),
     CONSTRAINT emails_to_addresses_check CHECK ((cardinality(to_addresses) > 0))
 );
 

@@ -71,6 +71,11 @@ export const VARIABLES: Readonly<Record<string, { programs: ProgramName[]; help:
     help: "direct: sessions per destination (an MX host of no group)",
   },
   MAILROOM_DIRECT_ALLOWED_CIDRS: { programs: WORKER, help: "direct: private ranges an MX may be in" },
+  MAILROOM_DIRECT_MX_PORT: { programs: WORKER, help: "direct: port of MX hosts (25; tests and labs only)" },
+  MAILROOM_DIRECT_MTA_STS_PORT: {
+    programs: WORKER,
+    help: "direct: port of MTA-STS policy hosts (443; tests and labs only)",
+  },
   MAILROOM_SHAPING_MESSAGES_PER_CONNECTION: { programs: WORKER, help: "direct: messages per session" },
   MAILROOM_SHAPING_RATE_PER_MINUTE: {
     programs: WORKER,

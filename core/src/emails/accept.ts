@@ -16,11 +16,19 @@ export interface AcceptRequest extends AcceptItem {
   simulated?: boolean | undefined;
   /** Captured, never delivered: decided by `capturesMail` (core/src/sandbox) from the key and account. */
   sandbox?: boolean | undefined;
+  /** A TLS report's email (core/src/tls-reports): receivers' TLS policies are not applied (RFC 8460 §5.3). */
+  tlsReport?: boolean | undefined;
 }
 
 export interface AcceptOptions {
   /** Right-hand side of generated Message-IDs. */
   hostname: string;
+}
+
+/** REQUIRETLS wins over `TLS-Required: No` (RFC 8689 §4.1: the header is then ignored). */
+function tlsPolicyExemptionOf(draft: AcceptItem["draft"], tlsReport: boolean | undefined) {
+  if (tlsReport) return "tls-report";
+  return draft.tlsRequiredNo && !draft.requireTls ? "tls-required-no" : null;
 }
 
 interface Claim {
@@ -34,7 +42,21 @@ interface Claim {
 function inputRows(items: readonly AcceptRequest[], ids: readonly string[]): string {
   return JSON.stringify(
     items.map(
-      ({ draft, account, apiKeyId, trace, source, simulated, sandbox, idempotencyKey, bodySha256 }, n) => ({
+      (
+        {
+          draft,
+          account,
+          apiKeyId,
+          trace,
+          source,
+          simulated,
+          sandbox,
+          tlsReport,
+          idempotencyKey,
+          bodySha256,
+        },
+        n,
+      ) => ({
         id: ids[n],
         account,
         api_key_id: apiKeyId,
@@ -53,6 +75,7 @@ function inputRows(items: readonly AcceptRequest[], ids: readonly string[]): str
         tags: draft.tags,
         scheduled_at: draft.scheduledAt?.toISOString() ?? null,
         require_tls: draft.requireTls ?? false,
+        tls_policy_exempt: tlsPolicyExemptionOf(draft, tlsReport),
         message_id: draft.messageId ?? null,
         source: source ?? "api",
         simulated: simulated ?? false,
@@ -86,7 +109,8 @@ function acceptSql(withAttachments: boolean, withRaw: boolean): string {
        select * from jsonb_to_recordset($2::jsonb) as r(id uuid, account text, api_key_id text,
          from_header text, from_address text, to_addresses text[], cc_addresses text[], bcc_addresses text[],
          recipients text[], reply_to text[], subject text, html text, text text, category text,
-         custom_headers jsonb, tags jsonb, scheduled_at timestamptz, require_tls boolean, message_id text, source text, simulated boolean, sandbox boolean, trace jsonb,
+         custom_headers jsonb, tags jsonb, scheduled_at timestamptz, require_tls boolean, tls_policy_exempt text,
+         message_id text, source text, simulated boolean, sandbox boolean, trace jsonb,
          event_id uuid, idem_key text, idem_sha256 text, n int)
      ), claimed as (
        insert into idempotency_keys (account, key, body_sha256, email_id)
@@ -97,11 +121,11 @@ function acceptSql(withAttachments: boolean, withRaw: boolean): string {
      ), e as (
        insert into emails (id, account, api_key_id, status, from_header, from_address, to_addresses,
                            cc_addresses, bcc_addresses, reply_to, subject, html, text, category, custom_headers,
-                           tags, scheduled_at, require_tls, message_id_header, source, simulated, sandbox,
-                           pending_recipients)
+                           tags, scheduled_at, require_tls, tls_policy_exempt, message_id_header, source,
+                           simulated, sandbox, pending_recipients)
        select id, account, api_key_id, case when scheduled_at is null then 'queued' else 'scheduled' end,
               from_header, from_address, to_addresses, cc_addresses, bcc_addresses, reply_to, subject, html,
-              text, category, custom_headers, tags, scheduled_at, require_tls,
+              text, category, custom_headers, tags, scheduled_at, require_tls, tls_policy_exempt,
               coalesce(message_id, '<' || id || '@' || $1 || '>'), source, simulated, sandbox, recipients
        from r where idem_key is null or id in (select email_id from claimed)
        order by n

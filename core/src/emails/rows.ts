@@ -1,3 +1,4 @@
+import type { TlsPolicyExemption } from "../tls-reports/outcome.ts";
 import type { EmailRecord, EmailSource, EmailStatus, StoredRecipientResult, Tag } from "./types.ts";
 
 /** An `emails` row as pg returns it. */
@@ -17,6 +18,7 @@ export interface EmailRow {
   tags: Tag[];
   scheduled_at: Date | null;
   require_tls: boolean;
+  tls_policy_exempt: TlsPolicyExemption | null;
   subject: string;
   html: string | null;
   text: string | null;
@@ -50,6 +52,7 @@ export function toEmailRecord(row: EmailRow): EmailRecord {
     tags: row.tags,
     scheduledAt: row.scheduled_at,
     requireTls: row.require_tls,
+    tlsPolicyExempt: row.tls_policy_exempt ?? null,
     subject: row.subject,
     html: row.html,
     text: row.text,

@@ -15,6 +15,7 @@ import {
   MAX_SCHEDULE_AHEAD_MS,
   MAX_TAGS,
 } from "./limits.ts";
+import { saysTlsRequiredNo } from "./tls-required.ts";
 import type { AcceptItem, Tag } from "./types.ts";
 
 export type { AttachmentInput } from "./attachments.ts";
@@ -126,6 +127,8 @@ export function normalizeSendRequest(
     throw invalid("requireTls", "must be true or false");
   }
   const idempotencyKey = resolveIdempotencyKey(body.idempotencyKey, options.headerIdempotencyKey);
+  const headers = validateHeaders(body.headers);
+  const tlsRequired = Object.entries(headers).find(([name]) => name.toLowerCase() === "tls-required");
   return {
     draft: {
       from: formatMailbox(from),
@@ -138,11 +141,12 @@ export function normalizeSendRequest(
       html: content.html,
       text: content.text,
       category,
-      headers: validateHeaders(body.headers),
+      headers,
       attachments: validateAttachments(body.attachments),
       tags: validateTags(body.tags),
       scheduledAt: validateScheduledAt(body.scheduledAt, options.now ?? new Date()),
       ...(body.requireTls ? { requireTls: true } : {}),
+      ...(saysTlsRequiredNo(tlsRequired?.[1]) ? { tlsRequiredNo: true } : {}),
     },
     idempotencyKey,
     bodySha256: idempotencyKey === undefined ? undefined : canonicalBodyHash(body),

@@ -4,6 +4,7 @@ import { Headers } from "mailsplit";
 import { formatMailbox, parseAddress, parseMailbox } from "./address.ts";
 import { invalid, MAX_RECIPIENTS } from "./limits.ts";
 import { MAX_SUBJECT_LENGTH } from "./send-request.ts";
+import { saysTlsRequiredNo } from "./tls-required.ts";
 import type { AcceptItem } from "./types.ts";
 
 /** What an SMTP transaction hands over: the envelope and the message as the client wrote it. */
@@ -13,6 +14,8 @@ export interface Submission {
   /** RCPT TO addresses: the recipients, whatever the To, Cc or Bcc headers say. */
   recipients: readonly string[];
   message: Buffer;
+  /** MAIL FROM:<…> REQUIRETLS (RFC 8689), which the door takes only over TLS: the email needs verified TLS. */
+  requireTls?: boolean | undefined;
 }
 
 const MESSAGE_ID = /^<[\x21-\x3d\x3f-\x7e]{1,250}>$/;
@@ -93,13 +96,23 @@ export function normalizeSubmittedMessage(submission: Submission): AcceptItem {
       tags: [],
       raw,
       messageId,
+      ...(submission.requireTls ? { requireTls: true } : {}),
+      // The header stays in the message (RFC 8689 §5 lets it travel on); accept weighs it against REQUIRETLS.
+      ...(saysTlsRequiredNo(headers.getFirst("tls-required")) ? { tlsRequiredNo: true } : {}),
     },
     idempotencyKey: messageId === undefined ? undefined : submissionIdempotencyKey(messageId),
     bodySha256:
       messageId === undefined
         ? undefined
         : createHash("sha256")
-            .update(JSON.stringify([submission.mailFrom, [...to].sort()]))
+            // REQUIRETLS is part of what was submitted; the hash of a submission without it is unchanged.
+            .update(
+              JSON.stringify([
+                submission.mailFrom,
+                [...to].sort(),
+                ...(submission.requireTls ? ["REQUIRETLS"] : []),
+              ]),
+            )
             .update(raw)
             .digest(),
   };

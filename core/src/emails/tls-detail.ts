@@ -1,4 +1,4 @@
-import type { TlsOutcome } from "../tls-reports/outcome.ts";
+import type { TlsOutcome, TlsPolicyExemption } from "../tls-reports/outcome.ts";
 
 /** How one delivery session's TLS went, as the email's timeline shows it on the attempt's event. */
 export interface TlsTimelineEntry {
@@ -9,15 +9,26 @@ export interface TlsTimelineEntry {
   tls: boolean;
   verified: boolean;
   enforced: boolean;
+  /** Why the receiver's policy was not applied to this email, if it was not (never refused, only reported). */
+  exempt?: TlsPolicyExemption;
   /** One readable line, e.g. `mx1.example.com: verified TLS (mta-sts, success)`. */
   text: string;
 }
 
+const EXEMPTIONS: Record<TlsPolicyExemption, string> = {
+  "tls-report": "a TLS report (RFC 8460 §5.3)",
+  "tls-required-no": "TLS-Required: No (RFC 8689)",
+};
+
 function describe(o: TlsOutcome): string {
   const channel = !o.tls ? "no TLS" : o.verified ? "verified TLS" : "unverified TLS";
   const why = o.result === "success" ? "success" : `${o.result}${o.detail ? `: ${o.detail}` : ""}`;
-  const testing = o.result !== "success" && !o.enforced ? ", policy not enforced" : "";
-  return `${o.mxHost ?? o.policyDomain}: ${channel} (${o.mechanism}, ${why}${testing})`;
+  const relaxed = o.exempt
+    ? `, policy not applied: ${EXEMPTIONS[o.exempt]}`
+    : o.result !== "success" && !o.enforced
+      ? ", policy not enforced"
+      : "";
+  return `${o.mxHost ?? o.policyDomain}: ${channel} (${o.mechanism}, ${why}${relaxed})`;
 }
 
 /**
@@ -39,6 +50,7 @@ export function tlsTimelineOf(outcomes: readonly { tls?: TlsOutcome | undefined 
       tls: tls.tls,
       verified: tls.verified,
       enforced: tls.enforced,
+      ...(tls.exempt ? { exempt: tls.exempt } : {}),
       text: describe(tls),
     });
   }

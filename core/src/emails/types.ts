@@ -1,3 +1,5 @@
+import type { TlsPolicyExemption } from "../tls-reports/outcome.ts";
+
 export const EMAIL_STATUSES = [
   "scheduled",
   "queued",
@@ -44,6 +46,8 @@ export interface EmailDraft {
   scheduledAt?: Date | undefined;
   /** REQUIRETLS (RFC 8689): the email leaves only over verified TLS, or fails with that reason. */
   requireTls?: boolean | undefined;
+  /** The message says `TLS-Required: No` (RFC 8689 §5): receivers' TLS policies are not applied to it. */
+  tlsRequiredNo?: boolean | undefined;
   /** A message submitted over SMTP, sent as written (the fields above then only describe it for the log). */
   raw?: Buffer | undefined;
   /** The Message-ID header the client gave; absent, Mailroom makes one from the email id. */
@@ -96,6 +100,8 @@ export interface EmailRecord {
   scheduledAt: Date | null;
   /** REQUIRETLS (RFC 8689): delivered only over verified TLS. */
   requireTls: boolean;
+  /** Why receivers' TLS policies (MTA-STS, DANE) are not applied to it, if they are not. */
+  tlsPolicyExempt: TlsPolicyExemption | null;
   subject: string;
   html: string | null;
   text: string | null;

@@ -1,5 +1,5 @@
 // biome-ignore-all assist/source/organizeImports: the test-only exports below stay apart, tagged for knip.
-export type { TlsOutcome } from "./outcome.ts";
+export type { TlsOutcome, TlsPolicyExemption } from "./outcome.ts";
 export { createTlsRecorder } from "./record.ts";
 export { sendTlsReports } from "./send.ts";
 export { purgeTlsReportData } from "./store.ts";

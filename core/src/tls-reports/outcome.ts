@@ -20,6 +20,13 @@ export type TlsResultType =
   | "sts-policy-invalid"
   | "sts-webpki-invalid";
 
+/**
+ * Why receivers' TLS policies (MTA-STS, DANE) are not applied to an email's sessions: it is a TLS report
+ * (RFC 8460 §5.3: delivered despite TLS failures; set only by core/src/tls-reports), or its message says
+ * `TLS-Required: No` (RFC 8689 §5). Its sessions are still judged and reported, never refused.
+ */
+export type TlsPolicyExemption = "tls-report" | "tls-required-no";
+
 /** Which rule decided how the session's TLS was checked. */
 export type TlsMechanism = "mta-sts" | "dane" | "opportunistic" | "relay";
 
@@ -40,4 +47,6 @@ export interface TlsOutcome {
   verified: boolean;
   /** A human-readable reason, for the timeline and the report's `failure-reason-code`. */
   detail?: string;
+  /** Set when the email was exempt from the policy: the outcome is reported, the session was not refused. */
+  exempt?: TlsPolicyExemption;
 }

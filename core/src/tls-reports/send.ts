@@ -126,8 +126,16 @@ async function sendOne(
   });
   const item = normalizeSubmittedMessage({ mailFrom: sender.from, recipients: [uri.address], message });
   const [accepted] = await acceptEmails(client, { hostname: sender.submitter }, [
-    // A sandbox key or account captures its reports as it captures any of its mail (ADR 0047).
-    { ...item, account, apiKeyId: sender.keyId, source: "smtp", sandbox: capturesMail(key, key) },
+    // A sandbox key or account captures its reports as it captures any of its mail (ADR 0047). Receivers'
+    // TLS policies do not hold a report back (RFC 8460 §5.3): this flag has no API or SMTP input.
+    {
+      ...item,
+      account,
+      apiKeyId: sender.keyId,
+      source: "smtp",
+      sandbox: capturesMail(key, key),
+      tlsReport: true,
+    },
   ]);
   if (!accepted || accepted.status === "idempotency_key_mismatch")
     return { ok: false, error: "an earlier report email with this Message-ID differs" };

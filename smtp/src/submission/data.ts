@@ -109,6 +109,8 @@ export async function acceptSubmission(
       mailFrom: envelope.mailFrom === false ? "" : envelope.mailFrom.address,
       recipients: envelope.rcptTo.map((r) => r.address),
       message,
+      // smtp-server takes the parameter only on a TLS session (530 otherwise), where EHLO offers it.
+      requireTls: envelope.requireTLS === true,
     });
     result = await sender.sendItem(
       { account: user.account, policy, apiKeyId: user.keyId, now: new Date(), source: "smtp", sandbox },

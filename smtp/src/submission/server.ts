@@ -189,7 +189,9 @@ export function createSubmissionServers(deps: SmtpDeps): SubmissionServers {
     // Enhanced status codes (RFC 2034) are off by default in smtp-server; clients and operators read them.
     hideENHANCEDSTATUSCODES: false,
     hideDSN: true,
-    hideREQUIRETLS: true,
+    // RFC 8689: offered in EHLO only once the session is TLS (smtp-server's rule); MAIL FROM:<…> REQUIRETLS
+    // makes the email's requireTls, so it leaves only over verified TLS.
+    hideREQUIRETLS: false,
     maxRecipients: MAX_RECIPIENTS,
     socketTimeout: deps.config.submission.timeoutSeconds * 1000,
     closeTimeout: 5_000,

@@ -63,6 +63,7 @@ export function makeDeliverTask(deps: WorkerDeps): Task<"deliver"> {
           eightBit,
           attempt: email.attempts,
           ...(email.requireTls ? { requireTls: true } : {}),
+          ...(email.tlsPolicyExempt ? { tlsPolicyExempt: email.tlsPolicyExempt } : {}),
           // Made (and signed) only when a next hop lacks 8BITMIME or SMTPUTF8: converted before signing.
           ...(eightBit.headers || eightBit.body
             ? { sevenBit: once(async () => (await sign(await toSevenBit(raw))).raw) }

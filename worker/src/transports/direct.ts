@@ -212,7 +212,7 @@ export function createDirectTransport(options: DirectTransportOptions): MailTran
       const { status, code, response } = route;
       return recipients.map((recipient) => ({ recipient, status, ...(code ? { code } : {}), response }));
     }
-    const policy = await policies.forDomain(domain, message.requireTls === true);
+    const policy = await policies.forDomain(domain, message.requireTls === true, message.tlsPolicyExempt);
     const settled: RecipientResult[] = [];
     let pending = recipients;
     let deferred: RecipientResult[] = [];

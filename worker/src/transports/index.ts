@@ -11,6 +11,8 @@ export interface TransportConfig {
   delivery: {
     mode: "relay" | "direct";
     directAllowedCidrs: readonly string[];
+    directMxPort: number;
+    directMtaStsPort: number;
     extraCaFile?: string | undefined;
     relayAllowUnverifiedTls: boolean;
   };
@@ -35,6 +37,8 @@ export function createTransport(config: TransportConfig, metrics?: ShapingMetric
       dnsCacheSeconds: config.dns.cacheSeconds,
       allowedCidrs: config.delivery.directAllowedCidrs,
       heloName: config.smtp.hostname,
+      port: config.delivery.directMxPort,
+      mtaStsPort: config.delivery.directMtaStsPort,
       shaping: { ...config.shaping, metrics },
       dnssecValidating: config.dns.validatesDnssec,
       ...(extraCa ? { extraCas: [extraCa] } : {}),

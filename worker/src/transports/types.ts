@@ -1,4 +1,4 @@
-import type { TlsOutcome } from "@mailroom/core/tls-reports";
+import type { TlsOutcome, TlsPolicyExemption } from "@mailroom/core/tls-reports";
 
 /**
  * A message ready for the wire: the envelope and the exact (already DKIM-signed) bytes to hand over. The
@@ -19,6 +19,11 @@ export interface OutboundMessage {
    * certificate valid for the MX or relay name); otherwise it is deferred with that reason, then fails.
    */
   requireTls?: boolean;
+  /**
+   * The recipient domains' MTA-STS and DANE are not applied (a TLS report, RFC 8460 §5.3; `TLS-Required: No`,
+   * RFC 8689 §5): STARTTLS when offered, any certificate, else plain; each session still judged and reported.
+   */
+  tlsPolicyExempt?: TlsPolicyExemption;
   /** Which attempt of the email this is (1 for the first): the simulator's soft-bounced@ fails only the first. */
   attempt?: number;
 }

@@ -13,6 +13,9 @@ export const variables = {
   MAILROOM_WORKER_DEAD_AFTER_SECONDS: z.coerce.number().min(1).max(3600).default(30),
   MAILROOM_DELIVERY_MODE: z.enum(["relay", "direct"]).default("relay"),
   MAILROOM_DIRECT_ALLOWED_CIDRS: cidrList,
+  // For tests and labs: MX hosts and MTA-STS policy hosts on other ports than the Internet's 25 and 443.
+  MAILROOM_DIRECT_MX_PORT: port.min(1).default(25),
+  MAILROOM_DIRECT_MTA_STS_PORT: port.min(1).default(443),
   MAILROOM_TLS_EXTRA_CA_FILE: optionalPath,
   MAILROOM_RELAY_ALLOW_UNVERIFIED_TLS: bool.default(false),
   MAILROOM_RETRY_HORIZON_SECONDS: z.coerce
@@ -38,6 +41,10 @@ export function build(e: AreaEnv<typeof variables>) {
       directAllowedCidrs: e.MAILROOM_DIRECT_ALLOWED_CIDRS
         ? parseCidrList(e.MAILROOM_DIRECT_ALLOWED_CIDRS)
         : [],
+      /** Port of every MX host (25; another only for tests and labs, and for TLSA names `_<port>._tcp`). */
+      directMxPort: e.MAILROOM_DIRECT_MX_PORT,
+      /** Port of every MTA-STS policy host (443; another only for tests and labs). */
+      directMtaStsPort: e.MAILROOM_DIRECT_MTA_STS_PORT,
       /** PEM bundle trusted besides the system's CAs: MX hosts, MTA-STS policy hosts and the relay. */
       extraCaFile: e.MAILROOM_TLS_EXTRA_CA_FILE,
       relayAllowUnverifiedTls: e.MAILROOM_RELAY_ALLOW_UNVERIFIED_TLS,

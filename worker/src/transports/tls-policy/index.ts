@@ -1,4 +1,4 @@
-import type { TlsOutcome } from "@mailroom/core/tls-reports";
+import type { TlsOutcome, TlsPolicyExemption } from "@mailroom/core/tls-reports";
 
 type TlsResultType = TlsOutcome["result"];
 
@@ -16,7 +16,10 @@ export { type PeerTls, peerTlsOf, trustedCas } from "./peer.ts";
  * object per domain, applied where the connection is built).
  */
 export interface DestinationPolicy {
-  outcome: Pick<TlsOutcome, "mechanism" | "policyDomain" | "policyType" | "policyStrings" | "enforced">;
+  outcome: Pick<
+    TlsOutcome,
+    "mechanism" | "policyDomain" | "policyType" | "policyStrings" | "enforced" | "exempt"
+  >;
   /** What refuses a failing session, for the reply: "MTA-STS policy of x (enforce)", "REQUIRETLS", … */
   enforcedBy?: string;
   /** The MTA-STS policy, whose MX patterns limit the hosts tried. */
@@ -36,8 +39,20 @@ export interface Verdict {
 export type { MtaStsOptions } from "./mta-sts.ts";
 
 /**
+ * The policy as it is, judged and reported, but enforced nowhere: for an email exempt from receivers' policies
+ * (a TLS report, RFC 8460 §5.3; `TLS-Required: No`, RFC 8689 §5). Its sessions are never refused, so they go
+ * over TLS when the MX offers it, whatever the certificate, else in plain text.
+ */
+function exempted(policy: DestinationPolicy, exempt: TlsPolicyExemption | undefined): DestinationPolicy {
+  if (!exempt) return policy;
+  const { enforcedBy: _refusesNothing, ...kept } = policy;
+  return { ...kept, outcome: { ...policy.outcome, enforced: false, exempt } };
+}
+
+/**
  * The TLS policies of direct delivery: MTA-STS (RFC 8461) when the domain publishes one, else
- * opportunistic TLS; a message with `requireTls` (RFC 8689) needs a verified certificate either way.
+ * opportunistic TLS; a message with `requireTls` (RFC 8689) needs a verified certificate either way; an
+ * exempt one (`exempted`) none.
  */
 export function createTlsPolicies(options: MtaStsOptions & { dane?: { server: string; timeoutMs: number } }) {
   const sts = createMtaSts(options);
@@ -55,7 +70,9 @@ export function createTlsPolicies(options: MtaStsOptions & { dane?: { server: st
       port: number,
     ): Promise<{ policy: DestinationPolicy } | { refused: Verdict }> {
       const found = dane ? await dane.lookup(host, port) : { kind: "none" as const };
-      if (found.kind === "none") return { policy };
+      const exempt = policy.outcome.exempt;
+      // An exempt email is not held back by DNSSEC trouble either: the domain's (exempt) policy reports it.
+      if (found.kind === "none" || (found.kind === "bogus" && exempt)) return { policy };
       const outcome = {
         mechanism: "dane" as const,
         policyDomain: policy.outcome.policyDomain,
@@ -66,49 +83,56 @@ export function createTlsPolicies(options: MtaStsOptions & { dane?: { server: st
         const daneOnly = { outcome, enforcedBy: `DANE for ${host}` };
         return { refused: verdictOf(daneOnly, { mxHost: host, detail: found.detail }, "dnssec-invalid") };
       }
-      return {
-        policy: {
-          outcome: { ...outcome, policyStrings: tlsaText(found.records) },
-          enforcedBy: `DANE TLSA of ${host}`,
-          tlsa: found.records,
-        },
+      const daneHost: DestinationPolicy = {
+        outcome: { ...outcome, policyStrings: tlsaText(found.records) },
+        enforcedBy: `DANE TLSA of ${host}`,
+        tlsa: found.records,
       };
+      return { policy: exempted(daneHost, exempt) };
     },
-    async forDomain(domain: string, requireTls: boolean): Promise<DestinationPolicy> {
-      const found = await sts.lookup(domain);
-      if (found.kind === "policy" && found.policy.mode !== "none") {
-        const { policy } = found;
-        const enforcing = policy.mode === "enforce";
-        return {
-          outcome: {
-            mechanism: "mta-sts",
-            policyDomain: domain,
-            policyType: "sts",
-            policyStrings: policy.lines,
-            enforced: enforcing || requireTls,
-          },
-          sts: policy,
-          ...(enforcing
-            ? { enforcedBy: `MTA-STS policy of ${domain} (enforce)` }
-            : requireTls
-              ? { enforcedBy: "REQUIRETLS" }
-              : {}),
-        };
-      }
-      return {
-        outcome: {
-          mechanism: "opportunistic",
-          policyDomain: domain,
-          policyType: found.kind === "unavailable" ? "sts" : "no-policy-found",
-          enforced: requireTls,
-        },
-        ...(requireTls ? { enforcedBy: "REQUIRETLS" } : {}),
-        ...(found.kind === "unavailable"
-          ? { unavailable: { result: found.result, detail: found.detail } }
-          : {}),
-      };
+    async forDomain(
+      domain: string,
+      requireTls: boolean,
+      exempt?: TlsPolicyExemption,
+    ): Promise<DestinationPolicy> {
+      return exempted(await domainPolicy(domain, requireTls), exempt);
     },
   };
+
+  async function domainPolicy(domain: string, requireTls: boolean): Promise<DestinationPolicy> {
+    const found = await sts.lookup(domain);
+    if (found.kind === "policy" && found.policy.mode !== "none") {
+      const { policy } = found;
+      const enforcing = policy.mode === "enforce";
+      return {
+        outcome: {
+          mechanism: "mta-sts",
+          policyDomain: domain,
+          policyType: "sts",
+          policyStrings: policy.lines,
+          enforced: enforcing || requireTls,
+        },
+        sts: policy,
+        ...(enforcing
+          ? { enforcedBy: `MTA-STS policy of ${domain} (enforce)` }
+          : requireTls
+            ? { enforcedBy: "REQUIRETLS" }
+            : {}),
+      };
+    }
+    return {
+      outcome: {
+        mechanism: "opportunistic",
+        policyDomain: domain,
+        policyType: found.kind === "unavailable" ? "sts" : "no-policy-found",
+        enforced: requireTls,
+      },
+      ...(requireTls ? { enforcedBy: "REQUIRETLS" } : {}),
+      ...(found.kind === "unavailable"
+        ? { unavailable: { result: found.result, detail: found.detail } }
+        : {}),
+    };
+  }
 }
 
 /**

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startDnsServer, type TestDnsServer } from "../../../../test/support/dns-server.ts";
 import { type MtaStsServer, startMtaStsServer, stsPolicy } from "../../../../test/support/mta-sts-server.ts";
 import { type CountingSmtpSink, startCountingSink } from "../../../../test/support/smtp-sinks.ts";
-import { createDirectTransport } from "../direct.ts";
+import { createDirectTransport, type DirectTransportOptions } from "../direct.ts";
 import type { MailTransport, OutboundMessage } from "../types.ts";
 
 const { shaping } = loadConfig({});
@@ -43,6 +43,7 @@ async function start(
   domain: string,
   receiver: Receiver,
   policy?: { mode: "enforce" | "testing"; mx?: string[] },
+  extra: Partial<DirectTransportOptions> = {},
 ) {
   const tls = await ca.issue([...(receiver.names ?? [`mx.${domain}`])], {
     expired: receiver.expired ?? false,
@@ -64,17 +65,23 @@ async function start(
     extraCas: [ca.cert],
     connectTimeoutMs: 5_000,
     allowedCidrs: ["127.0.0.0/8"],
+    ...extra,
   });
   return { sink, transport };
 }
 
-function message(to: string, requireTls = false): OutboundMessage {
+function message(
+  to: string,
+  requireTls = false,
+  exempt?: OutboundMessage["tlsPolicyExempt"],
+): OutboundMessage {
   const raw = Buffer.from(`From: app@sender.test\r\nTo: ${to}\r\nSubject: sts\r\n\r\nHello.\r\n`);
   return {
     envelope: { from: () => "bounces@sender.test", to: [to] },
     raw,
     messageId: "<s@sender.test>",
     requireTls,
+    ...(exempt ? { tlsPolicyExempt: exempt } : {}),
   };
 }
 
@@ -245,5 +252,35 @@ describe("requireTls (RFC 8689) in direct delivery", () => {
     expect(verified).toMatchObject({ status: "accepted" });
     expect(verified?.tls).toMatchObject({ mechanism: "opportunistic", verified: true, enforced: true });
     expect(good.sink.messages.map((m) => m.secure)).toEqual([true]);
+  });
+});
+
+describe("an email exempt from receivers' policies (a TLS report, TLS-Required: No)", () => {
+  it("is delivered despite an enforced MTA-STS failure, the outcome reported and marked", async () => {
+    const { sink, transport } = await start("enforce.test", { expired: true }, { mode: "enforce" });
+    const [result] = await transport.send(message("u@enforce.test", false, "tls-report"));
+    expect(result?.status).toBe("accepted");
+    expect(result?.tls).toMatchObject({
+      mechanism: "mta-sts",
+      result: "certificate-expired",
+      enforced: false,
+      exempt: "tls-report",
+    });
+    expect(sink.messages.map((m) => m.secure)).toEqual([true]);
+  });
+
+  it("is delivered to an MX host whose TLSA lookup fails (DNSSEC trouble), which others wait for", async () => {
+    const dnssec = { dnssecValidating: true };
+    const { sink, transport } = await start("plain.test", {}, undefined, dnssec);
+    dns.setFault(`_${sink.port}._tcp.mx.plain.test`, "servfail");
+    try {
+      const [held] = await transport.send(message("a@plain.test"));
+      expect(held).toMatchObject({ status: "temporary", tls: { result: "dnssec-invalid", enforced: true } });
+      const [sent] = await transport.send(message("b@plain.test", false, "tls-required-no"));
+      expect(sent).toMatchObject({ status: "accepted", tls: { exempt: "tls-required-no", enforced: false } });
+      expect(sink.messages.map((m) => m.envelope.to)).toEqual([["b@plain.test"]]);
+    } finally {
+      dns.setFault(`_${sink.port}._tcp.mx.plain.test`, undefined);
+    }
   });
 });
