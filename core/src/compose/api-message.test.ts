@@ -18,6 +18,7 @@ const email = (id: string): EmailRecord => ({
   tags: [],
   scheduledAt: null,
   requireTls: false,
+  tlsPolicyExempt: null,
   subject: "Hello",
   html: '<p>Hi</p><img src="cid:logo@acme.test">',
   text: "Hi",
