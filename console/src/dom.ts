@@ -71,35 +71,55 @@ export function facts(pairs: Array<[string, Child]>): HTMLElement {
   );
 }
 
+/**
+ * A wrapper that scrolls sideways is a Tab stop while (and only while) it overflows, so the keyboard can
+ * scroll it too (axe's scrollable-region-focusable); a table that fits adds no stop.
+ */
+function scrollableByKeyboard(wrap: HTMLElement, name: string): HTMLElement {
+  new ResizeObserver(() => {
+    if (wrap.scrollWidth > wrap.clientWidth) {
+      Object.assign(wrap, { tabIndex: 0 });
+      wrap.setAttribute("role", "region");
+      wrap.setAttribute("aria-label", `${name} (scrolls sideways)`);
+    } else {
+      for (const attribute of ["tabindex", "role", "aria-label"]) wrap.removeAttribute(attribute);
+    }
+  }).observe(wrap);
+  return wrap;
+}
+
 /** A table with a header row; rows are arrays of cells. */
 export function table(headings: string[], rows: Child[][], attrs: Attrs = {}): HTMLElement {
-  return h(
-    "div",
-    { class: "table-wrap" },
+  return scrollableByKeyboard(
     h(
-      "table",
-      attrs,
+      "div",
+      { class: "table-wrap" },
       h(
-        "thead",
-        {},
+        "table",
+        attrs,
         h(
-          "tr",
+          "thead",
           {},
-          headings.map((t) => h("th", { scope: "col" }, t)),
-        ),
-      ),
-      h(
-        "tbody",
-        {},
-        rows.map((cells) =>
           h(
             "tr",
             {},
-            cells.map((c, i) => h("td", { "data-label": headings[i] ?? "" }, c)),
+            headings.map((t) => h("th", { scope: "col" }, t)),
+          ),
+        ),
+        h(
+          "tbody",
+          {},
+          rows.map((cells) =>
+            h(
+              "tr",
+              {},
+              cells.map((c, i) => h("td", { "data-label": headings[i] ?? "" }, c)),
+            ),
           ),
         ),
       ),
     ),
+    `Table of ${headings.filter(Boolean).join(", ")}`,
   );
 }
 
