@@ -145,6 +145,32 @@ describe.runIf(chromiumAvailable())("the console from the keyboard", { timeout: 
     await context.close();
   });
 
+  it("makes a table that scrolls sideways a Tab stop the arrow keys scroll, and one that fits none", async () => {
+    // At 1200 px and wider a record's name stays on one line, so a long domain's records overflow the page.
+    const long = `${"a".repeat(60)}.${"b".repeat(60)}.keys.test`;
+    await stack.call(key, "POST", "/v1/domains", { name: long });
+    const { context, page, errors } = await newPage(chromium.browser, { width: 1200, height: 900 });
+    await signIn(page, stack.base, key, `#/domains/${long}`);
+    await expect.poll(() => focused(page).then((f) => f.name)).toMatch(/^h1:a{60}\.b{60}\.keys\.test/);
+    const wrap = page.locator(".table-wrap", { has: page.locator("table.records") });
+    await expect.poll(() => wrap.getAttribute("tabindex")).toBe("0");
+    expect(await wrap.getAttribute("aria-label")).toContain("scrolls sideways");
+    // Reached with Tab after the page's button, before the copy buttons inside it.
+    const stops = await tab(page, 2);
+    expect(stops.map((f) => f.name.slice(0, 20))).toEqual(["button:Recheck DNS n", "div:Table of Purpose"]);
+    const active = `document.activeElement === document.querySelector("table.records").closest(".table-wrap")`;
+    expect(await page.evaluate(active)).toBe(true);
+    expect(stops.every((f) => f.visible)).toBe(true);
+    await page.keyboard.press("ArrowRight");
+    await expect.poll(() => wrap.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+    // The endpoints' table fits: its wrapper is no Tab stop.
+    await page.evaluate(`location.hash = "#/webhooks"`);
+    await expect.poll(() => focused(page).then((f) => f.name)).toBe("h1:Webhooks");
+    expect(await page.locator(".table-wrap").first().getAttribute("tabindex")).toBeNull();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it("jumps to the page's search box with /, except while typing in a field or in a dialog", async () => {
     const { context, page, errors } = await newPage(chromium.browser);
     await signIn(page, stack.base, key, "#/audit");
