@@ -8,6 +8,7 @@ import {
   chromiumAvailable,
   launchChromium,
   newPage,
+  screenshot,
   signIn,
   startConsoleStack,
 } from "./harness.ts";
@@ -102,6 +103,7 @@ describe.runIf(chromiumAvailable())("editing webhook endpoints in the console", 
     await expect.poll(() => page.locator("h1").textContent()).toBe(hookUrl);
     // Shown once: the page holds no copy of it.
     expect(await page.content()).not.toContain(secret);
+    await screenshot(page, "console-webhook", true);
 
     // Edit: the events and the description; an invalid URL is refused beside its field.
     await page.getByLabel("URL").fill("not a url");
