@@ -78,7 +78,7 @@ export function facts(pairs: Array<[string, Child]>): HTMLElement {
 function scrollableByKeyboard(wrap: HTMLElement, name: string): HTMLElement {
   new ResizeObserver(() => {
     if (wrap.scrollWidth > wrap.clientWidth) {
-      Object.assign(wrap, { tabIndex: 0 });
+      wrap.tabIndex = 0;
       wrap.setAttribute("role", "region");
       wrap.setAttribute("aria-label", `${name} (scrolls sideways)`);
     } else {
@@ -90,37 +90,35 @@ function scrollableByKeyboard(wrap: HTMLElement, name: string): HTMLElement {
 
 /** A table with a header row; rows are arrays of cells. */
 export function table(headings: string[], rows: Child[][], attrs: Attrs = {}): HTMLElement {
-  return scrollableByKeyboard(
+  const wrap = h(
+    "div",
+    { class: "table-wrap" },
     h(
-      "div",
-      { class: "table-wrap" },
+      "table",
+      attrs,
       h(
-        "table",
-        attrs,
+        "thead",
+        {},
         h(
-          "thead",
+          "tr",
           {},
+          headings.map((t) => h("th", { scope: "col" }, t)),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        rows.map((cells) =>
           h(
             "tr",
             {},
-            headings.map((t) => h("th", { scope: "col" }, t)),
-          ),
-        ),
-        h(
-          "tbody",
-          {},
-          rows.map((cells) =>
-            h(
-              "tr",
-              {},
-              cells.map((c, i) => h("td", { "data-label": headings[i] ?? "" }, c)),
-            ),
+            cells.map((c, i) => h("td", { "data-label": headings[i] ?? "" }, c)),
           ),
         ),
       ),
     ),
-    `Table of ${headings.filter(Boolean).join(", ")}`,
   );
+  return scrollableByKeyboard(wrap, `Table of ${headings.filter(Boolean).join(", ")}`);
 }
 
 export function errorText(error: unknown): string {

@@ -79,6 +79,10 @@ describe.runIf(chromiumAvailable())("editing webhook endpoints in the console", 
     await expect.poll(() => urlError.textContent()).toContain("169.254.169.254");
     expect(await urlError.textContent()).toMatch(/^Refused: .*never sends webhooks to cloud metadata/);
     expect(await page.getByLabel("URL").getAttribute("aria-invalid")).toBe("true");
+    await page.getByLabel("URL").fill("http://10.0.0.7/hooks");
+    await page.getByRole("button", { name: "Add endpoint" }).click();
+    await expect.poll(() => urlError.textContent()).toContain("10.0.0.7");
+    expect(await urlError.textContent()).toContain("unless the installation allows this range");
     await page.getByLabel("URL").fill("ftp://hooks.example.test/x");
     await page.getByRole("button", { name: "Add endpoint" }).click();
     await expect.poll(() => urlError.textContent()).toContain("http");
@@ -153,9 +157,9 @@ describe.runIf(chromiumAvailable())("editing webhook endpoints in the console", 
     await expect.poll(() => page.evaluate("location.hash")).toBe("#/webhooks");
     expect(await rows()).toEqual([]);
     await expect.poll(() => page.locator("main").textContent()).toContain("No webhook endpoints yet.");
-    // Chromium logs each refused request (the three 400s above); nothing else went wrong.
+    // Chromium logs each refused request (the four 400s above); nothing else went wrong.
     expect(errors.filter((e) => !e.includes("status of 400 (Bad Request)"))).toEqual([]);
-    expect(errors).toHaveLength(3);
+    expect(errors).toHaveLength(4);
     await context.close();
   });
 
