@@ -62,6 +62,12 @@ describe.runIf(chromiumAvailable())("editing webhook endpoints in the console", 
     const dialog = page.getByRole("dialog", { name: "Signing secret" });
     await dialog.waitFor();
     const secret = (await dialog.locator("#new-secret code").textContent()) ?? "";
+    // Its Copy button puts exactly that on the clipboard.
+    await dialog.getByRole("button", { name: "Copy signing secret" }).click();
+    await expect
+      .poll(() => dialog.getByRole("button", { name: "Copy signing secret" }).textContent())
+      .toBe("Copied");
+    expect(await page.evaluate("navigator.clipboard.readText()")).toBe(secret);
     await dialog.getByRole("button", { name: "Done" }).click();
     await dialog.waitFor({ state: "detached" });
     return secret;
@@ -69,6 +75,7 @@ describe.runIf(chromiumAvailable())("editing webhook endpoints in the console", 
 
   it("adds an endpoint, shows its secret once, edits, disables, rotates and deletes it", async () => {
     const { context, page, errors } = await newPage(chromium.browser);
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: stack.base });
     await signIn(page, stack.base, key, "#/webhooks");
     await page.getByRole("heading", { name: "Add an endpoint" }).waitFor();
 
