@@ -71,9 +71,26 @@ export function facts(pairs: Array<[string, Child]>): HTMLElement {
   );
 }
 
+/**
+ * A wrapper that scrolls sideways is a Tab stop while (and only while) it overflows, so the keyboard can
+ * scroll it too (axe's scrollable-region-focusable); a table that fits adds no stop.
+ */
+function scrollableByKeyboard(wrap: HTMLElement, name: string): HTMLElement {
+  new ResizeObserver(() => {
+    if (wrap.scrollWidth > wrap.clientWidth) {
+      wrap.tabIndex = 0;
+      wrap.setAttribute("role", "region");
+      wrap.setAttribute("aria-label", `${name} (scrolls sideways)`);
+    } else {
+      for (const attribute of ["tabindex", "role", "aria-label"]) wrap.removeAttribute(attribute);
+    }
+  }).observe(wrap);
+  return wrap;
+}
+
 /** A table with a header row; rows are arrays of cells. */
 export function table(headings: string[], rows: Child[][], attrs: Attrs = {}): HTMLElement {
-  return h(
+  const wrap = h(
     "div",
     { class: "table-wrap" },
     h(
@@ -101,6 +118,7 @@ export function table(headings: string[], rows: Child[][], attrs: Attrs = {}): H
       ),
     ),
   );
+  return scrollableByKeyboard(wrap, `Table of ${headings.filter(Boolean).join(", ")}`);
 }
 
 export function errorText(error: unknown): string {

@@ -1,6 +1,7 @@
 import { ApiError, createApi, type KeyInfo, storedKey, storeKey } from "./api.ts";
 import type { View, ViewContext } from "./context.ts";
 import { errorText, h, show } from "./dom.ts";
+import { focusMain, installKeyboard } from "./keyboard.ts";
 import { accountSwitcher, finishOidcSignIn, signedInPerson, signOutPerson } from "./oidc.ts";
 import { auditView } from "./views/audit.ts";
 import { domainDetailView, domainsView } from "./views/domains.ts";
@@ -11,7 +12,8 @@ import { overviewView } from "./views/overview.ts";
 import { signInView } from "./views/sign-in.ts";
 import { suppressionsView } from "./views/suppressions.ts";
 import { templateDetailView, templatesView } from "./views/templates.ts";
-import { webhookDetailView, webhooksView } from "./views/webhooks.ts";
+import { webhookDetailView } from "./views/webhook-detail.ts";
+import { webhooksView } from "./views/webhooks.ts";
 
 /** A section of the console: shown in the navigation only when the key's scopes allow it. */
 interface Section {
@@ -20,6 +22,8 @@ interface Section {
   allowed: (key: KeyInfo, devInbox: boolean) => boolean;
   list: View;
   detail?: View;
+  /** The scope a key lacks when it opens this section without it: said on the page instead of redirecting. */
+  needs?: string;
 }
 
 const has = (scope: string) => (key: KeyInfo) => key.scopes.includes(scope);
@@ -47,6 +51,7 @@ const SECTIONS: Section[] = [
     allowed: has("webhooks"),
     list: webhooksView,
     detail: webhookDetailView,
+    needs: "webhooks",
   },
   { path: "suppressions", label: "Suppressions", allowed: has("send"), list: suppressionsView },
   { path: "audit", label: "Audit", allowed: has("audit"), list: auditView },
@@ -183,6 +188,22 @@ async function route(): Promise<void> {
   const s = session;
   const allowed = SECTIONS.filter((section) => section.allowed(s.key, s.devInbox));
   const section = allowed.find((x) => x.path === path);
+  const refused = SECTIONS.find((x) => x.path === path && x.needs);
+  if (!section && refused) {
+    renderChrome("");
+    show(
+      app,
+      h("h1", {}, refused.label),
+      h(
+        "p",
+        { id: "scope-refused" },
+        `${refused.label} needs a key with the ${refused.needs} scope; this key has `,
+        `${s.key.scopes.join(", ") || "none"}. Sign in with a key (or a role) that holds it.`,
+      ),
+    );
+    focusMain(app);
+    return;
+  }
   if (!section) {
     const first = allowed[0];
     if (first) location.hash = `#/${first.path}`;
@@ -208,7 +229,9 @@ async function route(): Promise<void> {
     if (error instanceof ApiError && error.status === 401) return signOut();
     show(app, h("p", { class: "error", role: "alert" }, errorText(error)));
   }
+  if (ctx.current()) focusMain(app);
 }
 
+installKeyboard(app);
 window.addEventListener("hashchange", () => void route());
 void route();

@@ -15,6 +15,7 @@ describe.runIf(chromiumAvailable())("console accessibility", { timeout: 180_000 
   let stack: ConsoleStack;
   let chromium: { browser: Browser; close(): Promise<void> };
   let key: string;
+  let webhookId: string;
   const pages: Array<[string, string, string, string]> = [];
 
   beforeAll(async () => {
@@ -37,6 +38,7 @@ describe.runIf(chromiumAvailable())("console accessibility", { timeout: 180_000 
     const webhook = await stack.call(key, "POST", "/v1/webhooks", {
       url: "https://hooks.acme.test/mailroom",
     });
+    webhookId = String(webhook.id);
     await stack.call(key, "POST", "/v1/suppressions", { address: "gone@example.test" });
     // The captured copy of the email, once the worker has delivered it to the dev inbox.
     let captured: string | undefined;
@@ -87,6 +89,35 @@ describe.runIf(chromiumAvailable())("console accessibility", { timeout: 180_000 
       `document.body.append(Object.assign(document.createElement("img"), { src: "data:," }))`,
     );
     expect((await seriousViolations(page)).join()).toContain("image-alt");
+    await context.close();
+  });
+
+  it("has none in the webhook dialogs, with a field's error shown, and on a page the key's scopes refuse", async () => {
+    const { context, page } = await newPage(chromium.browser);
+    await signIn(page, stack.base, key, `#/webhooks/${webhookId}`);
+    const found: Record<string, string[]> = {};
+    const check = async (name: string) => {
+      const violations = await seriousViolations(page);
+      if (violations.length > 0) found[name] = violations;
+    };
+    await page.getByLabel("URL").fill("http://169.254.169.254/");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect.poll(() => page.locator("#edit-endpoint-url-error").textContent()).toContain("Refused");
+    await check("field error");
+    await page.getByRole("button", { name: "Rotate signing secret" }).click();
+    await page.getByRole("dialog").waitFor();
+    await check("confirm dialog");
+    await page.getByRole("button", { name: "Rotate", exact: true }).click();
+    await page.getByRole("dialog", { name: "Signing secret" }).waitFor();
+    await check("secret dialog");
+    await page.getByRole("button", { name: "Done" }).click();
+    const limited = await stack.keyWith(["send"], "axe");
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await signIn(page, stack.base, limited, "#/webhooks");
+    await page.evaluate(`location.hash = "#/webhooks"`);
+    await page.locator("#scope-refused").waitFor();
+    await check("scope refused");
+    expect(found).toEqual({});
     await context.close();
   });
 

@@ -1,3 +1,4 @@
+import { AUDIT_ACTIONS } from "@mailroom/core/audit";
 import { createKey } from "@mailroom/core/keys";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -45,6 +46,8 @@ describe.runIf(chromiumAvailable())("the console's audit trail", { timeout: 120_
     const auditor = await stack.keyWith(["audit"], "acme");
 
     const { context, page, errors } = await newPage(chromium.browser);
+    const asked: string[] = [];
+    page.on("request", (request) => asked.push(request.url()));
     await signIn(page, stack.base, auditor);
     await page.getByRole("link", { name: "Audit" }).click();
     const table = page.locator("#audit-table");
@@ -60,6 +63,12 @@ describe.runIf(chromiumAvailable())("the console's audit trail", { timeout: 120_
     expect(text).toContain("127.0.0.1");
     await screenshot(page, "console-audit");
 
+    // The filter offers exactly the API's actions, read from GET /v1/audit/actions (no copy in the console).
+    expect(asked.some((url) => new URL(url).pathname === "/v1/audit/actions")).toBe(true);
+    const offered = (await page.evaluate(
+      `[...document.querySelectorAll("#audit-action option")].map((o) => o.value)`,
+    )) as string[];
+    expect(offered).toEqual(["", ...AUDIT_ACTIONS]);
     await page.locator("#audit-action").selectOption("template.created");
     await page.getByRole("button", { name: "Filter" }).click();
     await vi.waitFor(async () => expect(await rows.count()).toBe(1), { timeout: 10_000 });

@@ -501,6 +501,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/event-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the event types an endpoint can subscribe to
+         * @description List the event types an endpoint can subscribe to
+         */
+        get: operations["listWebhookEventTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks/{id}": {
         parameters: {
             query?: never;
@@ -729,6 +749,26 @@ export interface paths {
          * @description List the account's audit trail: who changed what, when and from where, newest first
          */
         get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit/actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the actions the audit trail records (the values of the list's `action` filter)
+         * @description List the actions the audit trail records (the values of the list's `action` filter)
+         */
+        get: operations["listAuditActions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1445,6 +1485,8 @@ export interface components {
         };
         WebhookEndpoint: {
             id: string;
+            /** @description The WebhookEndpoint resource's name (namespace: the account) when the operator manages it */
+            name: string | null;
             url: string;
             events: string[];
             description: string | null;
@@ -5763,6 +5805,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         id: string;
+                        /** @description The WebhookEndpoint resource's name (namespace: the account) when the operator manages it */
+                        name: string | null;
                         url: string;
                         events: string[];
                         description: string | null;
@@ -5828,6 +5872,105 @@ export interface operations {
             };
             /** @description `unsupported_media_type`: send the body as `Content-Type: application/json` */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: the details are in the server's log, under the X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: the database is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookEventTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Every event type an endpoint can subscribe to, as `events` takes them */
+                        data: ("email.scheduled" | "email.queued" | "email.delivered" | "email.deferred" | "email.bounced" | "email.failed" | "email.canceled" | "email.complained" | "domain.verified" | "domain.failed" | "domain.dkim_rotation_started" | "domain.dkim_rotated" | "domain.dkim_key_withdrawn" | "domain.check_failed" | "account.paused" | "account.resumed")[];
+                    };
+                };
+            };
+            /** @description `validation_error` (the message names the field) or `invalid_idempotency_key` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key`, `api_key_revoked` or `api_key_expired` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed), `category_not_allowed` (the account's policy) or `domain_not_allowed` (a shared domain whose allowed namespaces leave the account out); not retryable */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -7721,6 +7864,105 @@ export interface operations {
                         }[];
                         /** @description Another page follows: pass the last id as `after` */
                         hasMore: boolean;
+                    };
+                };
+            };
+            /** @description `validation_error` (the message names the field) or `invalid_idempotency_key` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key`, `api_key_revoked` or `api_key_expired` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed), `category_not_allowed` (the account's policy) or `domain_not_allowed` (a shared domain whose allowed namespaces leave the account out); not retryable */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: the details are in the server's log, under the X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: the database is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAuditActions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Every action the trail records, as the list's `action` filter takes them */
+                        data: ("key.created" | "key.revoked" | "domain.created" | "domain.verified" | "domain.updated" | "domain.dkim_rotation_requested" | "domain.deleted" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.delivery_replayed" | "email.canceled" | "email.rescheduled" | "suppression.added" | "suppression.lifted" | "account.paused" | "account.resumed" | "account.policy_applied" | "sandbox.chaos_replaced" | "smtp.auth_failed")[];
                     };
                 };
             };

@@ -123,6 +123,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   "GET /v1/domains/:domain/dmarc": { operationId: "getDomainDmarc", tag: "Domains", errors: [404] },
   "GET /v1/key": { operationId: "getCallingKey", tag: "Keys", errors: [] },
   "GET /v1/audit": { operationId: "listAuditEvents", tag: "Audit", errors: [] },
+  "GET /v1/audit/actions": { operationId: "listAuditActions", tag: "Audit", errors: [] },
   "GET /v1/account": { operationId: "getAccount", tag: "Account", errors: [] },
   "POST /v1/account/resume": { operationId: "resumeAccount", tag: "Account", errors: [409] },
   "GET /v1/suppressions": { operationId: "listSuppressions", tag: "Suppressions", errors: [] },
@@ -148,6 +149,12 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   "GET /v1/webhooks": {
     operationId: "listWebhooks",
     summary: "List the account's webhook endpoints",
+    tag: "Webhooks",
+    errors: [],
+  },
+  "GET /v1/webhooks/event-types": {
+    operationId: "listWebhookEventTypes",
+    summary: "List the event types an endpoint can subscribe to",
     tag: "Webhooks",
     errors: [],
   },

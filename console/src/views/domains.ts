@@ -1,5 +1,6 @@
 import { seg } from "../api.ts";
 import type { ViewContext } from "../context.ts";
+import { copyable } from "../copy.ts";
 import { actionButton, badge, facts, h, show, table, time } from "../dom.ts";
 import { checksSection, type DomainHealth, dmarcSection, rotationSection } from "./domain-health.ts";
 
@@ -26,26 +27,6 @@ interface Domain extends DomainHealth {
   verifiedAt: string | null;
   nextCheckAt: string;
   records: DnsRecord[];
-}
-
-/** A value with a button that copies it (the records are meant to be pasted into a DNS provider). */
-function copyable(value: string, label: string): HTMLElement {
-  const button = h(
-    "button",
-    { type: "button", class: "copy secondary", "aria-label": `Copy ${label}` },
-    "Copy",
-  );
-  button.addEventListener("click", async () => {
-    await navigator.clipboard.writeText(value).then(
-      () => {
-        button.textContent = "Copied";
-      },
-      () => {
-        button.textContent = "Select and copy";
-      },
-    );
-  });
-  return h("span", { class: "copyable" }, h("code", {}, value), button);
 }
 
 export async function domainsView(ctx: ViewContext, outlet: HTMLElement): Promise<void> {

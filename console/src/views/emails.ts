@@ -101,16 +101,6 @@ function filterForm(onChange: () => void): HTMLElement {
   return form;
 }
 
-// `/` jumps to the log's search box (issue 33), as in GitHub and Gmail, unless the reader is typing somewhere.
-document.addEventListener("keydown", (event) => {
-  const search = document.getElementById("filter-q");
-  const target = event.target as HTMLElement | null;
-  const typing = target?.closest("input, textarea, select, [contenteditable]");
-  if (event.key !== "/" || !search || typing || event.ctrlKey || event.metaKey || event.altKey) return;
-  event.preventDefault();
-  search.focus();
-});
-
 export function recipients(to: string[]): string {
   return to.length > 2 ? `${to.slice(0, 2).join(", ")} +${to.length - 2}` : to.join(", ");
 }

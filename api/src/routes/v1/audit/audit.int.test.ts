@@ -1,4 +1,5 @@
 import { pauseAccount } from "@mailroom/core/accounts";
+import { AUDIT_ACTIONS } from "@mailroom/core/audit";
 import { withTransaction } from "@mailroom/core/db";
 import { createKey } from "@mailroom/core/keys";
 import { emitEvents, fanOutEvents } from "@mailroom/core/webhooks";
@@ -282,5 +283,16 @@ describe("the audit trail of API changes", () => {
     const res = await api.request("GET", "/v1/audit", { key: admin });
     expect(res.status).toBe(403);
     expect(res.json?.error).toBe("insufficient_scope");
+  });
+  it("serves the actions it records, for the filter's choices (scope `audit` only)", async () => {
+    const res = await api.request("GET", "/v1/audit/actions", { key: auditor });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json).toEqual({ data: [...AUDIT_ACTIONS] });
+    // Each one is a value the list's filter takes.
+    const action = String(AUDIT_ACTIONS.at(-1));
+    expect((await api.request("GET", `/v1/audit?action=${action}`, { key: auditor })).status).toBe(200);
+    const refused = await api.request("GET", "/v1/audit/actions", { key: admin });
+    expect(refused.status).toBe(403);
+    expect(refused.json?.error).toBe("insufficient_scope");
   });
 });

@@ -38,6 +38,19 @@ export const auditEventSchema = {
   },
 } as const;
 
+export const auditActionsSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["data"],
+  properties: {
+    data: {
+      type: "array",
+      items: { type: "string", enum: [...AUDIT_ACTIONS] },
+      description: "Every action the trail records, as the list's `action` filter takes them",
+    },
+  },
+} as const;
+
 export const auditPageSchema = pageSchema(auditEventSchema, "id");
 
 export const auditQuerySchema = {

@@ -9,6 +9,7 @@ import {
   replayDelivery,
   rotateEndpointSecretAs,
   updateEndpointAs,
+  WEBHOOK_EVENT_TYPES,
 } from "@mailroom/core/webhooks";
 import type { FastifyInstance } from "fastify";
 import { auditContextOf } from "../../../audit-by.ts";
@@ -24,6 +25,7 @@ import {
   deliverySchema,
   endpointListSchema,
   endpointSchema,
+  eventTypesSchema,
   idParamsSchema,
   patchBodySchema,
   rotateBodySchema,
@@ -44,7 +46,8 @@ const targetOf = (request: { apiKey: { account: string }; params: { id: string }
 });
 
 /**
- * Webhook endpoints under /v1/webhooks (scope `webhooks`): CRUD, secret rotation, the delivery log and replay.
+ * Webhook endpoints under /v1/webhooks (scope `webhooks`): CRUD, secret rotation, the delivery log and replay,
+ * and the event types an endpoint can subscribe to.
  * Endpoints declared by the operator answer 409 `managed_by_operator` to any change; replay is allowed.
  */
 export function webhookRoutes(
@@ -80,6 +83,13 @@ export function webhookRoutes(
       },
     },
     async (request) => ({ data: await reads.read((db) => listEndpoints(db, request.apiKey.account)) }),
+  );
+
+  // The console's form offers these (issue 33 item 5): the list has one home, core's WEBHOOK_EVENT_TYPES.
+  app.get(
+    "/v1/webhooks/event-types",
+    { config, schema: { response: { 200: eventTypesSchema, ...errors } } },
+    async () => ({ data: [...WEBHOOK_EVENT_TYPES] }),
   );
 
   app.get(

@@ -75,6 +75,10 @@ export const deliveriesQuerySchema = {
 
 const endpointProperties = {
   id: { type: "string" },
+  name: {
+    ...nullableString,
+    description: "The WebhookEndpoint resource's name (namespace: the account) when the operator manages it",
+  },
   url: { type: "string" },
   events: { type: "array", items: { type: "string" } },
   description: nullableString,
@@ -117,6 +121,19 @@ export const rotatedSchema = {
   properties: {
     secret: { type: "string", description: "The new `whsec_…` secret, shown only in this answer" },
     previousSecretsExpireAt: timestamp,
+  },
+} as const;
+
+export const eventTypesSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["data"],
+  properties: {
+    data: {
+      type: "array",
+      items: { type: "string", enum: WEBHOOK_EVENT_TYPES },
+      description: "Every event type an endpoint can subscribe to, as `events` takes them",
+    },
   },
 } as const;
 

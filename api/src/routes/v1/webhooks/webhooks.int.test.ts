@@ -1,6 +1,12 @@
 import { withTransaction } from "@mailroom/core/db";
 import { createKey, revokeKey, type Scope } from "@mailroom/core/keys";
-import { activeSecrets, createEndpoint, emitEvents, fanOutEvents } from "@mailroom/core/webhooks";
+import {
+  activeSecrets,
+  createEndpoint,
+  emitEvents,
+  fanOutEvents,
+  WEBHOOK_EVENT_TYPES,
+} from "@mailroom/core/webhooks";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { injectAs, startTestApp, keyFor as testKey } from "../../../../../test/support/app.ts";
@@ -191,6 +197,22 @@ describe("/v1/webhooks security", () => {
       expect(response.json().error).toBe("managed_by_operator");
     }
     const read = await call("GET", `/v1/webhooks/${endpoint.id}`);
-    expect(read.json()).toMatchObject({ managedBy: "operator", enabled: true });
+    // The resource's name, so a reader knows which WebhookEndpoint to change instead (the console shows it).
+    expect(read.json()).toMatchObject({ managedBy: "operator", enabled: true, name: "billing-hook" });
+    expect((await call("GET", "/v1/webhooks")).json().data).toContainEqual(
+      expect.objectContaining({ id: endpoint.id, name: "billing-hook" }),
+    );
+  });
+
+  it("lists the event types an endpoint can subscribe to, each accepted by a create", async () => {
+    const res = await call("GET", "/v1/webhooks/event-types");
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ data: [...WEBHOOK_EVENT_TYPES] });
+    const all = await call("POST", "/v1/webhooks", { url: hook.url, events: res.json().data });
+    expect(all.statusCode, all.body).toBe(201);
+    expect(all.json()).toMatchObject({ events: [...WEBHOOK_EVENT_TYPES], name: null });
+    const refused = await call("GET", "/v1/webhooks/event-types", undefined, await keyFor("acme", ["send"]));
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error).toBe("insufficient_scope");
   });
 });
