@@ -1,11 +1,11 @@
 import { createTlsRecorder } from "@mailroom/core/tls-reports";
-import { publishShapingState } from "@mailroom/core/transit";
 import axe from "axe-core";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ConsoleStack,
   chromiumAvailable,
+  keepPublishingShaping,
   launchChromium,
   newPage,
   signIn,
@@ -36,6 +36,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
 /** Issue 33 item 6: axe-core on every console page in Chromium, no serious or critical violation. */
 describe.runIf(chromiumAvailable())("console accessibility", { timeout: 180_000 }, () => {
   let stack: ConsoleStack;
+  let stopPublishing: (() => Promise<void>) | undefined;
   let chromium: { browser: Browser; close(): Promise<void> };
   let key: string;
   const pages: Array<[string, string, string, string]> = [];
@@ -81,7 +82,7 @@ describe.runIf(chromiumAvailable())("console accessibility", { timeout: 180_000 
         },
       },
     ]);
-    await publishShapingState(stack.db.pool, "axe-worker", [
+    stopPublishing = await keepPublishingShaping(stack.db.pool, "axe-worker", [
       {
         destination: "group:gmail",
         level: 0.5,
@@ -120,6 +121,7 @@ describe.runIf(chromiumAvailable())("console accessibility", { timeout: 180_000 
     );
   });
   afterAll(async () => {
+    await stopPublishing?.();
     await chromium?.close();
     await stack?.close();
   });

@@ -1,11 +1,11 @@
 import { createTlsRecorder } from "@mailroom/core/tls-reports";
-import { publishShapingState } from "@mailroom/core/transit";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { until } from "../support/wait.ts";
 import {
   type ConsoleStack,
   chromiumAvailable,
+  keepPublishingShaping,
   launchChromium,
   newPage,
   screenshot,
@@ -20,6 +20,7 @@ import {
  */
 describe.runIf(chromiumAvailable())("the console's transit page", { timeout: 180_000 }, () => {
   let stack: ConsoleStack;
+  let stopPublishing: (() => Promise<void>) | undefined;
   let chromium: { browser: Browser; close(): Promise<void> };
   let key: string;
 
@@ -61,7 +62,7 @@ describe.runIf(chromiumAvailable())("the console's transit page", { timeout: 180
         },
       },
     ]);
-    await publishShapingState(stack.db.pool, "worker-a", [
+    stopPublishing = await keepPublishingShaping(stack.db.pool, "worker-a", [
       {
         destination: "group:gmail",
         level: 0.5,
@@ -74,6 +75,7 @@ describe.runIf(chromiumAvailable())("the console's transit page", { timeout: 180
     ]);
   });
   afterAll(async () => {
+    await stopPublishing?.();
     await chromium?.close();
     await stack?.close();
   });
