@@ -12,6 +12,7 @@ import { overviewView } from "./views/overview.ts";
 import { signInView } from "./views/sign-in.ts";
 import { suppressionsView } from "./views/suppressions.ts";
 import { templateDetailView, templatesView } from "./views/templates.ts";
+import { transitView } from "./views/transit.ts";
 import { webhookDetailView } from "./views/webhook-detail.ts";
 import { webhooksView } from "./views/webhooks.ts";
 
@@ -30,6 +31,7 @@ const has = (scope: string) => (key: KeyInfo) => key.scopes.includes(scope);
 const SECTIONS: Section[] = [
   { path: "overview", label: "Overview", allowed: has("send"), list: overviewView },
   { path: "emails", label: "Emails", allowed: has("send"), list: emailsView, detail: emailDetailView },
+  { path: "transit", label: "Transit", allowed: has("send"), list: transitView },
   {
     path: "inbox",
     label: "Dev inbox",

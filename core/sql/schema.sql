@@ -841,10 +841,10 @@ end
 $$;
 
 --
--- Name: mailroom_record_tls_sessions(jsonb); Type: FUNCTION; Schema: public; Owner: -
+-- Name: mailroom_record_tls_sessions(jsonb, jsonb); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.mailroom_record_tls_sessions(p_rows jsonb) RETURNS void
+CREATE FUNCTION public.mailroom_record_tls_sessions(p_rows jsonb, p_transit jsonb) RETURNS void
     LANGUAGE plpgsql
     AS $$
 begin
@@ -860,6 +860,21 @@ begin
   on conflict (day, policy_domain, policy_type, policy_sha256, mx_host, receiving_ip, result_type,
                failure_reason)
   do update set sessions = t.sessions + excluded.sessions;
+
+  -- Per key: the sum, and the reason of the latest row (the batch's rows of one key, then the stored one).
+  insert into transit_counts as t (account, hour, domain, destination, kind, mechanism, result, count,
+                                   last_at, last_reason)
+  select r.account, r.hour, r.domain, r.destination, r.kind, r.mechanism, r.result, sum(r.count),
+         max(r.at), (array_agg(r.reason order by r.at desc))[1]
+  from jsonb_to_recordset(p_transit) as r(account text, hour timestamptz, domain text, destination text,
+    kind text, mechanism text, result text, count integer, at timestamptz, reason text)
+  group by 1, 2, 3, 4, 5, 6, 7
+  order by 1, 2, 3, 4, 5, 6, 7
+  on conflict (account, hour, domain, destination, kind, mechanism, result)
+  do update set count = t.count + excluded.count,
+                last_at = greatest(t.last_at, excluded.last_at),
+                last_reason = case when excluded.last_at >= t.last_at then excluded.last_reason
+                                   else t.last_reason end;
 end
 $$;
 
@@ -1355,6 +1370,24 @@ CREATE UNLOGGED TABLE public.delivery_turn_credits (
 CREATE UNLOGGED TABLE public.delivery_turns (
     account text NOT NULL,
     next_at timestamp with time zone NOT NULL
+);
+
+--
+-- Name: destination_shaping; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE UNLOGGED TABLE public.destination_shaping (
+    worker_id text NOT NULL,
+    destination text NOT NULL,
+    level real NOT NULL,
+    concurrency integer NOT NULL,
+    rate_per_minute real NOT NULL,
+    in_flight integer NOT NULL,
+    paused_until timestamp with time zone,
+    last_reply text DEFAULT ''::text NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    CONSTRAINT destination_shaping_destination_check CHECK ((length(destination) <= 260)),
+    CONSTRAINT destination_shaping_last_reply_check CHECK ((length(last_reply) <= 255))
 );
 
 --
@@ -1860,6 +1893,30 @@ CREATE TABLE public.tls_sessions (
 );
 
 --
+-- Name: transit_counts; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.transit_counts (
+    account text NOT NULL,
+    hour timestamp with time zone NOT NULL,
+    domain text NOT NULL,
+    destination text DEFAULT ''::text NOT NULL,
+    kind text NOT NULL,
+    mechanism text DEFAULT ''::text NOT NULL,
+    result text DEFAULT ''::text NOT NULL,
+    count integer NOT NULL,
+    last_at timestamp with time zone NOT NULL,
+    last_reason text DEFAULT ''::text NOT NULL,
+    CONSTRAINT transit_counts_count_check CHECK ((count > 0)),
+    CONSTRAINT transit_counts_destination_check CHECK ((length(destination) <= 260)),
+    CONSTRAINT transit_counts_domain_check CHECK (((length(domain) >= 1) AND (length(domain) <= 255))),
+    CONSTRAINT transit_counts_kind_check CHECK ((kind = ANY (ARRAY['tls'::text, 'delivered'::text, 'bounced'::text, 'deferred'::text]))),
+    CONSTRAINT transit_counts_last_reason_check CHECK ((length(last_reason) <= 255)),
+    CONSTRAINT transit_counts_mechanism_check CHECK ((mechanism = ANY (ARRAY[''::text, 'mta-sts'::text, 'dane'::text, 'opportunistic'::text, 'relay'::text]))),
+    CONSTRAINT transit_counts_result_check CHECK ((length(result) <= 64))
+);
+
+--
 -- Name: webhook_attempts; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -2055,6 +2112,13 @@ ALTER TABLE ONLY public.audit_events
 
 ALTER TABLE ONLY public.delivery_turns
     ADD CONSTRAINT delivery_turns_pkey PRIMARY KEY (account);
+
+--
+-- Name: destination_shaping destination_shaping_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.destination_shaping
+    ADD CONSTRAINT destination_shaping_pkey PRIMARY KEY (worker_id, destination);
 
 --
 -- Name: dkim_keys dkim_keys_domain_id_selector_key; Type: CONSTRAINT; Schema: public; Owner: -
@@ -2281,6 +2345,13 @@ ALTER TABLE ONLY public.tls_sessions
     ADD CONSTRAINT tls_sessions_pkey PRIMARY KEY (day, policy_domain, policy_type, policy_sha256, mx_host, receiving_ip, result_type, failure_reason);
 
 --
+-- Name: transit_counts transit_counts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.transit_counts
+    ADD CONSTRAINT transit_counts_pkey PRIMARY KEY (account, hour, domain, destination, kind, mechanism, result);
+
+--
 -- Name: webhook_attempts webhook_attempts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2372,6 +2443,12 @@ CREATE INDEX audit_events_at ON public.audit_events USING btree (at);
 --
 
 CREATE INDEX delivery_turn_credits_account ON public.delivery_turn_credits USING btree (account);
+
+--
+-- Name: destination_shaping_destination; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX destination_shaping_destination ON public.destination_shaping USING btree (destination, updated_at DESC);
 
 --
 -- Name: domain_checks_failing; Type: INDEX; Schema: public; Owner: -

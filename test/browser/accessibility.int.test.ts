@@ -1,9 +1,11 @@
+import { createTlsRecorder } from "@mailroom/core/tls-reports";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seriousViolations } from "./axe.ts";
 import {
   type ConsoleStack,
   chromiumAvailable,
+  keepPublishingShaping,
   launchChromium,
   newPage,
   signIn,
@@ -13,6 +15,7 @@ import {
 /** Issue 33 item 6: axe-core on every console page in Chromium, no serious or critical violation. */
 describe.runIf(chromiumAvailable())("console accessibility", { timeout: 180_000 }, () => {
   let stack: ConsoleStack;
+  let stopPublishing: (() => Promise<void>) | undefined;
   let chromium: { browser: Browser; close(): Promise<void> };
   let key: string;
   let webhookId: string;
@@ -40,6 +43,37 @@ describe.runIf(chromiumAvailable())("console accessibility", { timeout: 180_000 
     });
     webhookId = String(webhook.id);
     await stack.call(key, "POST", "/v1/suppressions", { address: "gone@example.test" });
+    // The transit page with a deferral, a TLS failure and a backed-off destination (badges, lists, replies).
+    await createTlsRecorder(stack.db.pool)("axe", [
+      {
+        recipient: "eve@gmail.test",
+        status: "temporary",
+        code: 421,
+        rateLimited: true,
+        response: "421 4.7.28 unusual rate of mail",
+        destination: "group:gmail",
+        tls: {
+          mechanism: "dane",
+          policyDomain: "gmail.test",
+          policyType: "tlsa",
+          enforced: true,
+          result: "tlsa-invalid",
+          tls: true,
+          verified: false,
+        },
+      },
+    ]);
+    stopPublishing = await keepPublishingShaping(stack.db.pool, "axe-worker", [
+      {
+        destination: "group:gmail",
+        level: 0.5,
+        concurrency: 2,
+        ratePerMinute: 0,
+        inFlight: 0,
+        pausedUntil: new Date(Date.now() + 3_600_000),
+        lastReply: "421 4.7.28 unusual rate of mail",
+      },
+    ]);
     // The captured copy of the email, once the worker has delivered it to the dev inbox.
     let captured: string | undefined;
     while (!captured) {
@@ -53,6 +87,7 @@ describe.runIf(chromiumAvailable())("console accessibility", { timeout: 180_000 
     pages.push(
       ["overview", "#/overview", "Overview", "#overview-state"],
       ["emails", "#/emails", "Emails", "table.emails"],
+      ["transit", "#/transit", "Transit", "#transit-domains .badge-deferred"],
       ["email", `#/emails/${email}`, "Welcome", "#timeline li"],
       ["inbox", "#/inbox", "Dev inbox", "#inbox-list table"],
       ["inbox message", `#/inbox/${captured}`, "Welcome", "iframe.email-frame"],
@@ -69,6 +104,7 @@ describe.runIf(chromiumAvailable())("console accessibility", { timeout: 180_000 
     );
   });
   afterAll(async () => {
+    await stopPublishing?.();
     await chromium?.close();
     await stack?.close();
   });

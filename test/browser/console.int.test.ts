@@ -87,7 +87,7 @@ describe.runIf(chromiumAvailable())("web console", { timeout: 120_000 }, () => {
     const nav = page.getByRole("navigation", { name: "Sections" });
     await expect
       .poll(() => nav.getByRole("link").allTextContents())
-      .toEqual(["Overview", "Emails", "Dev inbox", "Suppressions"]);
+      .toEqual(["Overview", "Emails", "Transit", "Dev inbox", "Suppressions"]);
     // A hand-typed address of a hidden section lands on an allowed one, the first: the overview.
     await page.goto(`${stack.base}/console/#/domains`);
     await expect.poll(() => page.url()).toContain("#/overview");

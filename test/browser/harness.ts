@@ -6,6 +6,7 @@ import { loadConfig } from "@mailroom/core/config";
 import { createKey, type Scope } from "@mailroom/core/keys";
 import { createApiMetrics, createLogger } from "@mailroom/core/telemetry";
 import { ensureLocalCertificates } from "@mailroom/core/tls";
+import { publishShapingState, type ShapingStateRow } from "@mailroom/core/transit";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { startApiServer } from "../../api/src/index.ts";
 import { startSmtpCapture, storeByMessageId } from "../../cli/src/smtp-capture.ts";
@@ -160,4 +161,26 @@ export async function screenshot(page: Page, name: string, fullPage = false): Pr
     path: path.join(import.meta.dirname, "../../docs/screenshots", `${name}.png`),
     fullPage,
   });
+}
+
+/**
+ * A worker's shaping state, published as the worker's publisher does: now and every second until the returned
+ * stop is called (a state not refreshed for 30 s is ignored by readers, and a loaded machine can take that long
+ * between a test's setup and its page).
+ */
+export async function keepPublishingShaping(
+  pool: TestDatabase["pool"],
+  workerId: string,
+  states: ShapingStateRow[],
+): Promise<() => Promise<void>> {
+  const publish = () => publishShapingState(pool, workerId, states);
+  await publish();
+  let last = Promise.resolve();
+  const timer = setInterval(() => {
+    last = last.then(publish).catch(() => undefined);
+  }, 1_000);
+  return async () => {
+    clearInterval(timer);
+    await last;
+  };
 }

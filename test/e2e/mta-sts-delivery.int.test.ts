@@ -180,15 +180,21 @@ describe("emails exempt from receivers' policies, through the worker", () => {
     await markDomainVerified(db.pool, domain.id);
     const { key } = await createKey(db.pool, { account: "postmaster", scopes: ["send"], expires: "never" });
     await createTlsRecorder(db.pool)(
+      "postmaster",
       [
         {
-          mechanism: "opportunistic",
-          policyDomain: "reported.test",
-          policyType: "no-policy-found",
-          enforced: false,
-          result: "success",
-          tls: true,
-          verified: false,
+          recipient: "a@reported.test",
+          status: "accepted",
+          response: "250",
+          tls: {
+            mechanism: "opportunistic",
+            policyDomain: "reported.test",
+            policyType: "no-policy-found",
+            enforced: false,
+            result: "success",
+            tls: true,
+            verified: false,
+          },
         },
       ],
       new Date("2031-03-10T08:00:00Z"),

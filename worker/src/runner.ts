@@ -3,6 +3,7 @@ import type { Task } from "graphile-worker";
 import type { WorkerDeps } from "./deps.ts";
 import { startHeartbeat } from "./heartbeat.ts";
 import { type Lane, startLane } from "./lane.ts";
+import { startShapingPublisher } from "./shaping-publisher.ts";
 import { makeDeliverTask } from "./tasks/deliver.ts";
 import { makeGuardReputationTask } from "./tasks/guard-reputation.ts";
 import { makeProcessReportTask } from "./tasks/process-report.ts";
@@ -48,6 +49,10 @@ export async function startWorker(
     deadAfterMs: deps.config.worker.deadAfterSeconds * 1000,
     liveIds,
   });
+  // Direct delivery's shaping state, for the console's transit view (ADR 0066).
+  const shaping = deps.transport.shaping
+    ? startShapingPublisher(deps.pool, deps.logger, deps.transport.shaping)
+    : undefined;
   const laneDeps = {
     pool: deps.pool,
     logger: deps.logger,
@@ -91,6 +96,7 @@ export async function startWorker(
   } catch (error) {
     for (const lane of lanes) await lane.stop();
     await heartbeat.stop([]);
+    await shaping?.stop();
     webhooks.close();
     throw error;
   }
@@ -100,6 +106,7 @@ export async function startWorker(
       const ids = liveIds();
       await Promise.all(lanes.map((l) => l.stop()));
       await heartbeat.stop(ids);
+      await shaping?.stop();
       webhooks.close();
       await deps.transport.close();
     },

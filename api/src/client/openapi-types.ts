@@ -225,6 +225,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/stats/transit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How the account's mail met each receiving domain: TLS, deferrals, shaping
+         * @description How the account's mail met each receiving domain: TLS, deferrals, shaping
+         */
+        get: operations["getTransit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/templates": {
         parameters: {
             query?: never;
@@ -3137,6 +3157,173 @@ export interface operations {
                                 p50Ms: number | null;
                                 p99Ms: number | null;
                             };
+                        }[];
+                    };
+                };
+            };
+            /** @description `validation_error` (the message names the field) or `invalid_idempotency_key` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key`, `api_key_revoked` or `api_key_expired` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed), `category_not_allowed` (the account's policy) or `domain_not_allowed` (a shared domain whose allowed namespaces leave the account out); not retryable */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: the details are in the server's log, under the X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: the database is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTransit: {
+        parameters: {
+            query?: {
+                /** @description Start of the period (widened to its UTC hour); default: 24 hours before `to` */
+                from?: string;
+                /** @description End of the period (widened to its UTC hour; at most 31 days after `from`); default: now */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        from: string;
+                        /** Format: date-time */
+                        to: string;
+                        /** @description Each recipient domain the account's mail went to in the period, busiest first (100 at most) */
+                        domains: {
+                            /** @description The recipient domain (A-labels) */
+                            domain: string;
+                            /** @description Recipients the receiver accepted */
+                            delivered: number;
+                            /** @description Recipients the receiver refused for good at the handover */
+                            bounced: number;
+                            /** @description Recipients deferred, each attempt counted */
+                            deferred: number;
+                            /** @description Deferrals by reason: `shaped` (not tried: the destination was backed off or busy), `rate_limited` (the receiver asked us to slow down), `receiver_4xx` (another 4xx reply), `tls_policy` (the session did not meet an enforced MTA-STS, DANE or REQUIRETLS policy), `connection` (no reply) */
+                            deferrals: {
+                                /** @enum {string} */
+                                reason: "shaped" | "rate_limited" | "receiver_4xx" | "tls_policy" | "connection";
+                                count: number;
+                            }[];
+                            /** @description TLS sessions by mechanism and result (`success`, or an RFC 8460 failure type) */
+                            sessions: {
+                                /** @enum {string} */
+                                mechanism: "mta-sts" | "dane" | "opportunistic" | "relay";
+                                result: string;
+                                count: number;
+                            }[];
+                            /** @description The period's latest TLS failure, deferral or bounce; null when there was none */
+                            lastFailure: {
+                                /** Format: date-time */
+                                at: string;
+                                reason: string;
+                            } | null;
+                            /** @description Where the mail went, for shaping: a provider group (`group:gmail`) or an MX host (`host:…`) */
+                            destinations: {
+                                destination: string;
+                                name: string;
+                                /** @description The destination's shaping now, as the worker that published it last holds it (workers that have not published for 30 s are ignored); null when no running worker holds it: it is at its full limits */
+                                state: {
+                                    /** @description Below its configured limits after a rate-limit reply, or paused */
+                                    backedOff: boolean;
+                                    /**
+                                     * Format: date-time
+                                     * @description Not tried until then (a backoff's pause)
+                                     */
+                                    pausedUntil: string | null;
+                                    /** @description The share of the configured concurrency and rate in force (1: all) */
+                                    level: number;
+                                    /** @description Sessions it may have open at once, per worker */
+                                    concurrency: number;
+                                    /** @description Transactions started per minute, per worker; 0: no rate */
+                                    ratePerMinute: number;
+                                    /** @description Transactions under way on that worker */
+                                    inFlight: number;
+                                    /** @description The rate-limit reply of its last backoff */
+                                    lastReply: string | null;
+                                    /** Format: date-time */
+                                    updatedAt: string;
+                                    /** @description Workers that published it recently */
+                                    workers: number;
+                                    /** @description Of those, the ones holding it backed off */
+                                    workersBackedOff: number;
+                                } | null;
+                            }[];
                         }[];
                     };
                 };

@@ -55,6 +55,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   "PATCH /v1/emails/:id": { operationId: "rescheduleEmail", tag: "Emails", errors: [404, 409] },
   "POST /v1/emails/:id/cancel": { operationId: "cancelEmail", tag: "Emails", errors: [404, 409] },
   "GET /v1/stats": { operationId: "getStats", tag: "Stats", errors: [] },
+  "GET /v1/stats/transit": { operationId: "getTransit", tag: "Stats", errors: [] },
   "GET /v1/emails/:id/attachments/:index": {
     operationId: "getEmailAttachment",
     tag: "Emails",

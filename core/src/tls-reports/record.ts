@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { domainToASCII } from "node:url";
 import { createBatcher, isolatingItemErrors } from "../db/batcher.ts";
 import type { Pool } from "../db/pool.ts";
+import { type TransitOutcome, type TransitRow, transitRowsOf } from "../transit/rows.ts";
 import type { TlsOutcome } from "./outcome.ts";
 
 /** One row of `tls_sessions` to add: a day's count of sessions that met one policy with one result. */
@@ -44,6 +45,8 @@ export function sessionRowsOf(outcomes: readonly (TlsOutcome | undefined)[], at:
   for (const outcome of outcomes) {
     // A relay session is with the relay, not with the recipient domain's MX: nothing to tell that domain.
     if (!outcome || outcome.mechanism === "relay") continue;
+    // A TLS report's own sessions stay out of the next report (RFC 8460 §5.3); the transit view still counts them.
+    if (outcome.exempt === "tls-report") continue;
     const policyStrings = (outcome.policyStrings ?? [])
       .slice(0, MAX_POLICY_STRINGS)
       .map((s) => s.slice(0, MAX_POLICY_STRING));
@@ -65,32 +68,49 @@ export function sessionRowsOf(outcomes: readonly (TlsOutcome | undefined)[], at:
   return [...rows.values()];
 }
 
-/** Adds session counts in one statement (`mailroom_record_tls_sessions`, the table's one writer). */
-export async function recordTlsSessions(pool: Pool, rows: readonly TlsSessionRow[]): Promise<void> {
-  if (rows.length === 0) return;
+/** Session counts and an account's transit counts to add together (`mailroom_record_tls_sessions`). */
+export interface TlsRecord {
+  sessions: readonly TlsSessionRow[];
+  transit: readonly TransitRow[];
+}
+
+/**
+ * Adds session counts and transit counts in one statement (`mailroom_record_tls_sessions`, the one writer of
+ * `tls_sessions` and `transit_counts`), so the TLS report and the transit view count the same sessions.
+ */
+export async function recordTlsSessions(pool: Pool, record: TlsRecord): Promise<void> {
+  if (record.sessions.length === 0 && record.transit.length === 0) return;
   await pool.query({
     name: "mailroom_record_tls_sessions",
-    text: "select mailroom_record_tls_sessions($1::jsonb)",
-    values: [JSON.stringify(rows)],
+    text: "select mailroom_record_tls_sessions($1::jsonb, $2::jsonb)",
+    values: [JSON.stringify(record.sessions), JSON.stringify(record.transit)],
   });
 }
 
 /**
- * Records each delivery attempt's TLS outcomes after the attempt itself is recorded: concurrent attempts
- * share one statement (one in flight, the next gathering), so the counts cost the delivery lane no round trip
- * of its own. A failure rejects only the caller's promise; the deliver task logs and counts it and goes on:
- * the attempt's outcome is already durable, only that attempt's sessions are missing from the day's report.
+ * Records each delivery attempt's outcomes after the attempt itself is recorded: its TLS sessions for the
+ * day's report and the account's transit counts (ADR 0066). Concurrent attempts share one statement (one in
+ * flight, the next gathering), so the counts cost the delivery lane no round trip of its own. A failure
+ * rejects only the caller's promise; the deliver task logs and counts it and goes on: the attempt's outcome
+ * is already durable, only that attempt's counts are missing.
  */
 export function createTlsRecorder(pool: Pool) {
   const record = createBatcher(
-    isolatingItemErrors(async (batches: TlsSessionRow[][]) => {
-      await recordTlsSessions(pool, batches.flat());
+    isolatingItemErrors(async (batches: TlsRecord[]) => {
+      await recordTlsSessions(pool, {
+        sessions: batches.flatMap((b) => b.sessions),
+        transit: batches.flatMap((b) => b.transit),
+      });
       return batches.map(() => undefined);
     }),
     { concurrency: 1, maxBatch: 100 },
   );
-  return (outcomes: readonly (TlsOutcome | undefined)[], at = new Date()): Promise<void> => {
-    const rows = sessionRowsOf(outcomes, at);
-    return rows.length === 0 ? Promise.resolve() : record(rows);
+  return (account: string, outcomes: readonly TransitOutcome[], at = new Date()): Promise<void> => {
+    const sessions = sessionRowsOf(
+      outcomes.map((o) => o.tls),
+      at,
+    );
+    const transit = transitRowsOf(account, outcomes, at);
+    return sessions.length === 0 && transit.length === 0 ? Promise.resolve() : record({ sessions, transit });
   };
 }

@@ -48,9 +48,15 @@ describe("TLS report storage", () => {
       verified: false,
     };
     const bad = { ...outcome, result: "made-up" as "success" };
+    const accepted = (tls: typeof outcome) => ({
+      recipient: "a@many.test",
+      status: "accepted" as const,
+      response: "250",
+      tls,
+    });
     const results = await Promise.allSettled([
-      ...Array.from({ length: 30 }, () => record([outcome], new Date("2031-05-01T12:00:00Z"))),
-      record([bad], new Date("2031-05-01T12:00:00Z")),
+      ...Array.from({ length: 30 }, () => record("a", [accepted(outcome)], new Date("2031-05-01T12:00:00Z"))),
+      record("a", [accepted(bad)], new Date("2031-05-01T12:00:00Z")),
     ]);
     expect(results.filter((r) => r.status === "rejected")).toHaveLength(1);
     const { rows } = await db.pool.query(
@@ -60,7 +66,7 @@ describe("TLS report storage", () => {
   });
 
   it("keeps a day's report once, however many runs make it", async () => {
-    await recordTlsSessions(db.pool, [row()]);
+    await recordTlsSessions(db.pool, { sessions: [row()], transit: [] });
     expect(await findDueReports(db.pool, NOW, 3)).toContainEqual({
       policyDomain: "twin.test",
       day: "2031-05-01",

@@ -1,4 +1,5 @@
 import type { Pool, PoolClient, Queryable } from "../db/pool.ts";
+import { purgeTransitCounts } from "../transit/store.ts";
 import type { TlsReport } from "./report.ts";
 
 // The one writer of `tls_reports` and `tls_report_sends` (and the purge of `tls_sessions`).
@@ -146,8 +147,12 @@ export async function withPendingSend(
 // How long counts and reports are kept: long enough to answer a receiver asking about last month.
 const KEEP_DAYS = 30;
 
-/** Drops counts and reports of days more than 30 days before `now` (run hourly, reports on or off). */
+/**
+ * Drops counts and reports of days more than 30 days before `now` (run hourly, reports on or off), and the
+ * transit counts written with the session counts (ADR 0066).
+ */
 export async function purgeTlsReportData(db: Queryable, now: Date): Promise<void> {
   await db.query(`delete from tls_sessions where day < $1::date`, [day(now, KEEP_DAYS)]);
+  await purgeTransitCounts(db, now);
   await db.query(`delete from tls_reports where day < $1::date`, [day(now, KEEP_DAYS)]);
 }

@@ -85,8 +85,9 @@ export function makeDeliverTask(deps: WorkerDeps): Task<"deliver"> {
           }),
         );
         deps.metrics.handoverToRecord.observe((performance.now() - handedOverAt) / 1000);
-        // Only once the attempt is durable: its TLS sessions for the day's report (never throws).
-        await recordTls(outcomes, helpers.logger);
+        // Only once the attempt is durable: its TLS sessions for the day's report and the account's transit
+        // counts (never throws).
+        await recordTls({ account: email.account, sandbox: claimed.sandbox }, outcomes, helpers.logger);
         await whileDatabaseAway(() => mailer.afterRecord?.(outbound, outcomes) ?? Promise.resolve());
         deps.metrics.deliveryOutcomes.inc({
           outcome: result.status,

@@ -51,9 +51,14 @@ const dane = (policyDomain: string): TlsOutcome => ({
 
 describe("the send_tls_reports job", () => {
   it("mails yesterday's report through the worker's own delivery and drops counts past 30 days", async () => {
-    const record = createTlsRecorder(db.pool);
-    await record([dane("receiver.test")], daysAgo(1));
-    await record([dane("old.test")], daysAgo(40));
+    const record = (tls: TlsOutcome, at: Date) =>
+      createTlsRecorder(db.pool)(
+        "postmaster",
+        [{ recipient: "a@x.test", status: "accepted", response: "", tls }],
+        at,
+      );
+    await record(dane("receiver.test"), daysAgo(1));
+    await record(dane("old.test"), daysAgo(40));
     dns.setTxt("_smtp._tls.receiver.test", ["v=TLSRPTv1; rua=mailto:tls@receiver.test"]);
 
     await db.pool.query(`select graphile_worker.add_job('send_tls_reports', '{}'::json)`);
@@ -91,7 +96,11 @@ describe("the send_tls_reports job", () => {
 
   it("captures the reports of a sandbox account, as any of its mail", async () => {
     await db.pool.query("update accounts set sandbox = true where account = 'postmaster'");
-    await createTlsRecorder(db.pool)([dane("sandboxed.test")], daysAgo(1));
+    await createTlsRecorder(db.pool)(
+      "postmaster",
+      [{ recipient: "a@sandboxed.test", status: "accepted", response: "", tls: dane("sandboxed.test") }],
+      daysAgo(1),
+    );
     dns.setTxt("_smtp._tls.sandboxed.test", ["v=TLSRPTv1; rua=mailto:tls@sandboxed.test"]);
     await db.pool.query(`select graphile_worker.add_job('send_tls_reports', '{}'::json)`);
     const email = await until(

@@ -271,6 +271,7 @@ export function createDirectTransport(options: DirectTransportOptions): MailTran
       }
       return message.envelope.to.flatMap((recipient) => byRecipient.get(recipient) ?? []);
     },
+    shaping: { snapshot: shaper.snapshot, onChange: shaper.onChange },
     close: () => pool.close(),
   };
 }

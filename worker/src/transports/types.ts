@@ -1,4 +1,5 @@
 import type { TlsOutcome, TlsPolicyExemption } from "@mailroom/core/tls-reports";
+import type { ShapingView } from "./shaping/destinations.ts";
 
 /**
  * A message ready for the wire: the envelope and the exact (already DKIM-signed) bytes to hand over. The
@@ -45,6 +46,8 @@ export interface RecipientResult {
   tls?: TlsOutcome;
   /** Deferred without being tried: its destination was backed off or had no slot in time (`shaping/`). */
   untried?: true;
+  /** The shaping destination of the transaction (`group:<name>`, `host:<mx>`; direct delivery only). */
+  destination?: string;
 }
 
 /** Sends messages and reports per recipient; never throws for an SMTP or network failure. */
@@ -55,6 +58,8 @@ export interface MailTransport {
    * or auto-reply arriving after the 250, `simulator/`) starts only from a recorded state.
    */
   afterRecord?(message: OutboundMessage, results: readonly RecipientResult[]): Promise<void>;
+  /** Each destination's shaping state (direct delivery), which the worker publishes (ADR 0066). */
+  shaping?: ShapingView;
   /** Closes idle pooled connections at once and busy ones when their transaction ends; later sends fail. */
   close(): Promise<void>;
 }

@@ -35,3 +35,26 @@ export function destinationOf(
   }
   return { key: `host:${host}`, label: "other", limits: config.defaults };
 }
+
+/** One destination's pace as this process holds it now, for the worker's publisher (ADR 0066). */
+export interface DestinationSnapshot {
+  /** The destination's key: `group:<name>` or `host:<mx>`. */
+  destination: string;
+  /** The share of the configured limits in force (1: all; below it the destination is backed off). */
+  level: number;
+  concurrency: number;
+  /** Transactions started per minute allowed now; 0 without a configured rate. */
+  ratePerMinute: number;
+  inFlight: number;
+  /** While paused: until when (ms since the epoch). */
+  pausedUntilMs?: number;
+  /** The rate-limit reply of the last backoff. */
+  lastReply: string;
+}
+
+/** The shaping state a transport holds, when it shapes (direct delivery). */
+export interface ShapingView {
+  snapshot(): DestinationSnapshot[];
+  /** `listener` is called when a destination backs off or comes back to full level. */
+  onChange(listener: () => void): void;
+}

@@ -1,9 +1,15 @@
 import type { RecipientResult } from "../types.ts";
-import { type Destination, destinationOf, type ShapingConfig } from "./destinations.ts";
+import {
+  type Destination,
+  type DestinationSnapshot,
+  destinationOf,
+  type ShapingConfig,
+  type ShapingView,
+} from "./destinations.ts";
 import { isRateLimitReply } from "./signals.ts";
 import { DestinationPace, type Finish } from "./state.ts";
 
-export type { ShapingConfig } from "./destinations.ts";
+export type { DestinationSnapshot, ShapingConfig, ShapingView } from "./destinations.ts";
 
 /** Why a destination's recipient was deferred: its reply asked us to slow down, or we did not try it. */
 type DeferralReason = "rate_limited" | "backed_off" | "busy" | "other";
@@ -61,6 +67,7 @@ export function createShaper(options: ShaperOptions) {
   const backoff = { firstMs: options.backoffSeconds * 1000, maxMs: options.backoffMaxSeconds * 1000 };
   const entries = new Map<string, Entry>();
   const backedOff = new Map<string, number>();
+  const listeners: Array<() => void> = [];
 
   const countBackedOff = (label: string, change: number) => {
     const count = (backedOff.get(label) ?? 0) + change;
@@ -151,6 +158,8 @@ export function createShaper(options: ShaperOptions) {
     const pauseMs = entry.pace.finish(now(), startedMs, how, limited?.response.slice(0, 200));
     if (!wasLowered && entry.pace.level < 1) countBackedOff(label, 1);
     if (wasLowered && entry.pace.level === 1) countBackedOff(label, -1);
+    if (pauseMs !== undefined || (wasLowered && entry.pace.level === 1))
+      for (const listener of listeners) listener();
     if (pauseMs !== undefined) options.metrics?.destinationBackoffs.inc({ destination: label });
     // A paused destination lets all its waiters go (each is deferred at once), else the next in line.
     if (pauseMs === undefined) entry.waiters.shift()?.();
@@ -170,7 +179,26 @@ export function createShaper(options: ShaperOptions) {
     );
   }
 
+  const view: ShapingView = {
+    snapshot: () =>
+      [...entries.values()].map(
+        ({ destination, pace }): DestinationSnapshot => ({
+          destination: destination.key,
+          level: pace.level,
+          concurrency: pace.concurrency(),
+          ratePerMinute: destination.limits.ratePerMinute * pace.level,
+          inFlight: pace.active,
+          ...(pace.pausedUntilMs > now() ? { pausedUntilMs: pace.pausedUntilMs } : {}),
+          lastReply: pace.lastReply,
+        }),
+      ),
+    onChange: (listener) => {
+      listeners.push(listener);
+    },
+  };
+
   return {
+    ...view,
     /**
      * Runs one transaction to `mxHost` under its destination's limits and lets the outcome adjust them.
      * Not attempted (paused or busy): every recipient `temporary`, with a response saying why.
@@ -192,6 +220,7 @@ export function createShaper(options: ShaperOptions) {
             status: "temporary",
             response: slot.response,
             untried: true,
+            destination: entry.destination.key,
           })),
         );
       }
@@ -202,7 +231,8 @@ export function createShaper(options: ShaperOptions) {
           sessions: entry.pace.concurrency(),
           messagesPerConnection: entry.destination.limits.messagesPerConnection,
         });
-        return { ...outcome, results: settle(entry, slot.startedMs, outcome.results) };
+        const results = settle(entry, slot.startedMs, outcome.results);
+        return { ...outcome, results: results.map((r) => ({ ...r, destination: entry.destination.key })) };
       } finally {
         if (!outcome) settle(entry, slot.startedMs, []);
       }

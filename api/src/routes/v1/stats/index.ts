@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { type ApiDeps, readsOf } from "../../../deps.ts";
 import { type ApiTypeProvider, errorResponses } from "../../../schemas.ts";
 import { statsQuerySchema, statsSchema } from "./schema.ts";
+import { transitRoutes } from "./transit.ts";
 
 /**
  * `GET /v1/stats` (scope `send`, as the log it sums up): the account's sent, delivered, bounced, complained,
@@ -27,4 +28,5 @@ export function statsRoutes(parent: FastifyInstance, deps: ApiDeps): void {
       return reads.read((db) => readStats(db, request.apiKey.account, query));
     },
   );
+  transitRoutes(parent, deps);
 }
