@@ -84,10 +84,13 @@ describe.runIf(chromiumAvailable())("the console's transit page", { timeout: 180
     const { context, page, errors } = await newPage(chromium.browser);
     await signIn(page, stack.base, key);
     await expect.poll(() => page.url()).toContain("#/overview");
-    // Tab through the page until the navigation's Transit link has the focus, then follow it with Enter.
+    // The overview, once drawn, takes the focus to its heading (console/src/keyboard.ts): wait for that, so it
+    // does not move the focus in the middle of the walk. Then back through the navigation (it comes before the
+    // page's content) until its Transit link has the focus, and follow it with Enter.
+    await expect.poll(() => page.evaluate("document.activeElement?.tagName")).toBe("H1");
     let focused = "";
-    for (let i = 0; i < 20 && focused !== "Transit"; i += 1) {
-      await page.keyboard.press("Tab");
+    for (let i = 0; i < 30 && focused !== "Transit"; i += 1) {
+      await page.keyboard.press("Shift+Tab");
       focused = await page.evaluate("document.activeElement?.textContent ?? ''");
     }
     expect(focused).toBe("Transit");
