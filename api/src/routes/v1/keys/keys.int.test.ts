@@ -1,7 +1,7 @@
 import { createKey, type Scope } from "@mailroom/core/keys";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../../../test/support/db.ts";
-import { type ApiStack, startApiStack } from "../../../../../test/support/stack.ts";
+import { type ApiStack, captureLogs, startApiStack } from "../../../../../test/support/stack.ts";
 
 // Issue 33 item 5 (ADR 0069): /v1/keys lists, creates and revokes an account's keys for a key holding `keys`:
 // no escalation beyond the caller's scopes, the spec's expiry choices, the full key shown once, revocation by
@@ -25,6 +25,8 @@ interface KeyBody {
 let db: TestDatabase;
 let api: ApiStack;
 let admin: { keyId: string; full: string };
+// Every line the API logs (level trace): a key made here must never be in one (spec §5.8).
+const logs = captureLogs();
 
 const make = async (scopes: Scope[], options: Partial<Parameters<typeof createKey>[1]> = {}) => {
   const made = await createKey(db.pool, { account: "acme", scopes, expires: "never", ...options });
@@ -39,7 +41,7 @@ const errorOf = (res: { status: number; json: unknown }) => [
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  api = await startApiStack(db);
+  api = await startApiStack(db, { logger: logs.logger });
   admin = await make(["keys", "send", "audit"], { name: "admin" });
 });
 afterAll(async () => {
@@ -290,5 +292,19 @@ describe("scope and audit", () => {
       target: byAdmin.keyId,
       actor: { kind: "key", id: admin.keyId, label: "admin", keyId: null },
     });
+  });
+
+  it("never logs a key it makes: the log names the key id only", async () => {
+    const made = (await call(admin.full, "POST", "/v1/keys", { scopes: ["send"] }))
+      .json as unknown as KeyBody & {
+      key: string;
+    };
+    expect((await call(admin.full, "POST", `/v1/keys/${made.keyId}/revoke`)).status).toBe(200);
+    // Pasted where the key id belongs: refused, and the access log's URL keeps no secret either.
+    expect((await call(admin.full, "POST", `/v1/keys/${made.key}/revoke`)).status).toBe(400);
+    const secret = made.key.split("_")[2] as string;
+    expect(logs.lines.filter((line) => line.includes(secret))).toEqual([]);
+    expect(logs.lines.some((line) => line.includes(`"createdKeyId":"${made.keyId}"`))).toBe(true);
+    expect(logs.lines.some((line) => line.includes(`"revokedKeyId":"${made.keyId}"`))).toBe(true);
   });
 });
