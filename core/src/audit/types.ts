@@ -1,8 +1,9 @@
 /**
  * Who made a change. `key`: an API key (id = key id, label = its name); `person`: someone signed in, acting
- * with the key minted for them (id = their subject, label = their email, keyId = that key); `operator`: a custom resource (id = `Kind/namespace/name`); `smtp`: the
- * submission door (id = the key id a login tried); `cli`: `mailroom` run on the installation (id = the OS
- * user); `system`: Mailroom itself (id = the part, e.g. `reputation-guard`).
+ * with the key minted for them (id = their subject, label = their email, keyId = that key); `operator`: a
+ * custom resource (id = `Kind/namespace/name`); `smtp`: the submission door (id = the key id a login tried);
+ * `cli`: `mailroom` run on the installation (id = the OS user); `system`: Mailroom itself (id = the part,
+ * e.g. `reputation-guard`).
  */
 export const AUDIT_ACTOR_KINDS = ["key", "person", "operator", "smtp", "cli", "system"] as const;
 export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];

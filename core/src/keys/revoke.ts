@@ -9,8 +9,8 @@ import type { ApiKeyRecord } from "./types.ts";
 
 /**
  * What an API caller may revoke (`POST /v1/keys/{keyId}/revoke`, ADR 0069): only a key of its own account
- * (another account's is `not_found`, as if it did not exist), not one an ApiKey resource declares (the
- * operator would not take it back: `managed_by_operator`), and not the calling key itself (`conflict`).
+ * (another account's is `not_found`, as if it did not exist), not one an ApiKey resource declares (Git would
+ * still declare it: `managed_by_operator`, delete the resource), and not the calling key itself (`conflict`).
  */
 export interface RevokeGuard {
   account: string;
