@@ -22,6 +22,7 @@ import { devInboxRoutes } from "./routes/v1/dev-inbox/index.ts";
 import { domainRoutes } from "./routes/v1/domains/index.ts";
 import { emailRoutes } from "./routes/v1/emails/index.ts";
 import { keyRoutes } from "./routes/v1/key/index.ts";
+import { keysRoutes } from "./routes/v1/keys/index.ts";
 import { sendRoutes } from "./routes/v1/send/index.ts";
 import { statsRoutes } from "./routes/v1/stats/index.ts";
 import { suppressionRoutes } from "./routes/v1/suppressions/index.ts";
@@ -116,6 +117,7 @@ export function buildApp(deps: ApiDeps, options: BuildAppOptions = {}): FastifyI
   oidcRoutes(app, deps);
   app.register(async (v1) => {
     keyRoutes(v1);
+    keysRoutes(v1, deps);
     accountRoutes(v1, deps);
     sendRoutes(v1, deps);
     emailRoutes(v1, deps);

@@ -8,6 +8,7 @@ import { domainDetailView, domainsView } from "./views/domains.ts";
 import { emailDetailView } from "./views/email-detail.ts";
 import { emailsView } from "./views/emails.ts";
 import { inboxMessageView, inboxView } from "./views/inbox.ts";
+import { keysView } from "./views/keys.ts";
 import { overviewView } from "./views/overview.ts";
 import { signInView } from "./views/sign-in.ts";
 import { suppressionsView } from "./views/suppressions.ts";
@@ -57,6 +58,7 @@ const SECTIONS: Section[] = [
   },
   { path: "suppressions", label: "Suppressions", allowed: has("send"), list: suppressionsView },
   { path: "audit", label: "Audit", allowed: has("audit"), list: auditView },
+  { path: "keys", label: "Keys", allowed: has("keys"), list: keysView },
 ];
 
 const app = document.getElementById("app") as HTMLElement;

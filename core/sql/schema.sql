@@ -1331,7 +1331,7 @@ CREATE TABLE public.api_keys (
     CONSTRAINT api_keys_mode_check CHECK ((mode = ANY (ARRAY['live'::text, 'sandbox'::text]))),
     CONSTRAINT api_keys_owner_complete CHECK ((((owner_issuer IS NULL) = (owner_subject IS NULL)) AND ((owner_subject IS NULL) = (session_active_at IS NULL)))),
     CONSTRAINT api_keys_rate_limit_per_second_check CHECK ((rate_limit_per_second > 0)),
-    CONSTRAINT api_keys_scopes_check CHECK (((cardinality(scopes) > 0) AND (scopes <@ ARRAY['send'::text, 'domains'::text, 'templates'::text, 'webhooks'::text, 'audit'::text]))),
+    CONSTRAINT api_keys_scopes_check CHECK (((cardinality(scopes) > 0) AND (scopes <@ ARRAY['send'::text, 'domains'::text, 'templates'::text, 'webhooks'::text, 'audit'::text, 'keys'::text]))),
     CONSTRAINT api_keys_secret_sha256_check CHECK ((length(secret_sha256) = 32))
 );
 
@@ -1351,6 +1351,7 @@ CREATE TABLE public.audit_events (
     detail jsonb DEFAULT '{}'::jsonb NOT NULL,
     client_ip text,
     user_agent text,
+    actor_key_id text,
     CONSTRAINT audit_events_actor_kind_check CHECK ((actor_kind = ANY (ARRAY['key'::text, 'person'::text, 'operator'::text, 'smtp'::text, 'cli'::text, 'system'::text])))
 );
 

@@ -23,7 +23,7 @@ describe.runIf(chromiumAvailable())("console accessibility", { timeout: 180_000 
 
   beforeAll(async () => {
     [stack, chromium] = await Promise.all([startConsoleStack(), launchChromium()]);
-    key = await stack.keyWith(["send", "domains", "templates", "webhooks", "audit"], "axe");
+    key = await stack.keyWith(["send", "domains", "templates", "webhooks", "audit", "keys"], "axe");
     const email = await stack.send(key, {
       from: "Acme <hello@acme.test>",
       to: "ann@example.test",
@@ -101,6 +101,7 @@ describe.runIf(chromiumAvailable())("console accessibility", { timeout: 180_000 
       ["webhook", `#/webhooks/${webhook.id}`, "https://hooks.acme.test/mailroom", "main"],
       ["suppressions", "#/suppressions", "Suppressions", "table"],
       ["audit", "#/audit", "Audit trail", "#audit-table table, #audit-table"],
+      ["keys", "#/keys", "API keys", "#keys-table"],
     );
   });
   afterAll(async () => {

@@ -1,4 +1,6 @@
+import { readFile } from "node:fs/promises";
 import { loadConfig } from "@mailroom/core/config";
+import { SCOPES } from "@mailroom/core/keys";
 import { describe, expect, it } from "vitest";
 import { findManifest, renderChart, renderChartError } from "./support/helm.ts";
 
@@ -41,6 +43,13 @@ describe("the chart's oidc values", () => {
   it("leaves sign-in off by default", async () => {
     const env = findManifest(await renderChart({}), "ConfigMap", "mr-mailroom-config").data;
     expect(Object.keys(env).filter((name) => name.startsWith("MAILROOM_OIDC_"))).toEqual([]);
+  });
+
+  it("lets a role grant every scope Mailroom has (audit and keys too), and only those", async () => {
+    const schema = JSON.parse(
+      await readFile(new URL("../../charts/mailroom/values.schema.json", import.meta.url), "utf8"),
+    );
+    expect(schema.properties.oidc.properties.roles.items.properties.scopes.items.enum).toEqual([...SCOPES]);
   });
 
   it("rejects a role with a scope Mailroom does not have", async () => {

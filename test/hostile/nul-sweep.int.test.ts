@@ -56,7 +56,7 @@ beforeAll(async () => {
     kek: TEST_KEK,
   });
   await app.ready();
-  key = await keyFor(db, "default", ["send", "domains", "templates", "webhooks", "audit"]);
+  key = await keyFor(db, "default", ["send", "domains", "templates", "webhooks", "audit", "keys"]);
   const doc = (await app.inject({ method: "GET", url: "/v1/openapi.json" })).json() as {
     paths: Record<string, Record<string, Record<string, unknown>>>;
     components?: { schemas?: Record<string, Schema> };

@@ -21,6 +21,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's keys, newest first: ids, names, scopes, dates, owner; never a secret
+         * @description List the account's keys, newest first: ids, names, scopes, dates, owner; never a secret
+         */
+        get: operations["listKeys"];
+        put?: never;
+        /**
+         * Create a key with at most the calling key's scopes; the full key is shown once
+         * @description Create a key with at most the calling key's scopes; the full key is shown once
+         */
+        post: operations["createKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/keys/{keyId}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a key by its id: refused from the next request on, its unsent mail failed
+         * @description Revoke a key by its id: refused from the next request on, its unsent mail failed
+         */
+        post: operations["revokeKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/account": {
         parameters: {
             query?: never;
@@ -1668,7 +1712,7 @@ export interface operations {
                         keyId: string;
                         account: string;
                         name: string | null;
-                        scopes: ("send" | "domains" | "templates" | "webhooks" | "audit")[];
+                        scopes: ("send" | "domains" | "templates" | "webhooks" | "audit" | "keys")[];
                         /** Format: date-time */
                         expiresAt: string | null;
                         /**
@@ -1704,6 +1748,481 @@ export interface operations {
             };
             /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed), `category_not_allowed` (the account's policy) or `domain_not_allowed` (a shared domain whose allowed namespaces leave the account out); not retryable */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: the details are in the server's log, under the X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: the database is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listKeys: {
+        parameters: {
+            query?: {
+                /** @description an integer from 1 to 100 (default 50) */
+                limit?: number;
+                /** @description Cursor: the last keyId of the previous page */
+                after?: string;
+                /** @description Only keys in this state */
+                state?: "active" | "revoked" | "expired";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The key's id: safe to log, names the key to revoke */
+                            keyId: string;
+                            name: string | null;
+                            scopes: ("send" | "domains" | "templates" | "webhooks" | "audit" | "keys")[];
+                            /**
+                             * @description `sandbox`: what the key sends is captured into the account's dev inbox, never delivered
+                             * @enum {string}
+                             */
+                            mode: "live" | "sandbox";
+                            /** @enum {string} */
+                            state: "active" | "revoked" | "expired";
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            expiresAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Refreshed about once an hour
+                             */
+                            lastUsedAt: string | null;
+                            /** Format: date-time */
+                            revokedAt: string | null;
+                            /**
+                             * @description Who made it: `mailroom keys`, the API (a person's sign-in included) or an ApiKey resource
+                             * @enum {string}
+                             */
+                            managedBy: "cli" | "api" | "operator";
+                            /** @description The person a sign-in minted the key for (ADR 0063); null for a machine's key */
+                            owner: {
+                                issuer: string;
+                                subject: string;
+                                email: string | null;
+                            } | null;
+                        }[];
+                        /** @description Another page follows: pass the last keyId as `after` */
+                        hasMore: boolean;
+                    };
+                };
+            };
+            /** @description `validation_error` (the message names the field) or `invalid_idempotency_key` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key`, `api_key_revoked` or `api_key_expired` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed), `category_not_allowed` (the account's policy) or `domain_not_allowed` (a shared domain whose allowed namespaces leave the account out); not retryable */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: the details are in the server's log, under the X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: the database is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description At most the calling key's own scopes */
+                    scopes: ("send" | "domains" | "templates" | "webhooks" | "audit" | "keys")[];
+                    /**
+                     * @description Lifetime from now, fixed at creation: 30, 90 or 365 days, or `never` (the default)
+                     * @enum {string}
+                     */
+                    expires?: "30d" | "90d" | "365d" | "never";
+                    /** @description A label to recognise it by */
+                    name?: string | null;
+                    /**
+                     * @description Default: the calling key's; a sandbox key makes only sandbox keys
+                     * @enum {string}
+                     */
+                    mode?: "live" | "sandbox";
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The key's id: safe to log, names the key to revoke */
+                        keyId: string;
+                        name: string | null;
+                        scopes: ("send" | "domains" | "templates" | "webhooks" | "audit" | "keys")[];
+                        /**
+                         * @description `sandbox`: what the key sends is captured into the account's dev inbox, never delivered
+                         * @enum {string}
+                         */
+                        mode: "live" | "sandbox";
+                        /** @enum {string} */
+                        state: "active" | "revoked" | "expired";
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        expiresAt: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Refreshed about once an hour
+                         */
+                        lastUsedAt: string | null;
+                        /** Format: date-time */
+                        revokedAt: string | null;
+                        /**
+                         * @description Who made it: `mailroom keys`, the API (a person's sign-in included) or an ApiKey resource
+                         * @enum {string}
+                         */
+                        managedBy: "cli" | "api" | "operator";
+                        /** @description The person a sign-in minted the key for (ADR 0063); null for a machine's key */
+                        owner: {
+                            issuer: string;
+                            subject: string;
+                            email: string | null;
+                        } | null;
+                        /** @description The full key, `mrk_<keyId>_<secret>`: shown this once, never again */
+                        key: string;
+                    };
+                };
+            };
+            /** @description `validation_error` (the message names the field) or `invalid_idempotency_key` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key`, `api_key_revoked` or `api_key_expired` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed), `category_not_allowed` (the account's policy) or `domain_not_allowed` (a shared domain whose allowed namespaces leave the account out); not retryable */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `payload_too_large`: the body is larger than allowed */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: send the body as `Content-Type: application/json` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limit_exceeded` (a per-second limit) or `quota_exceeded` (the account's emails per day, until the UTC day ends); retry after `Retry-After` seconds with the same idempotencyKey */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: the details are in the server's log, under the X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: the database is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key's id: 12 letters and digits */
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The key's id: safe to log, names the key to revoke */
+                        keyId: string;
+                        name: string | null;
+                        scopes: ("send" | "domains" | "templates" | "webhooks" | "audit" | "keys")[];
+                        /**
+                         * @description `sandbox`: what the key sends is captured into the account's dev inbox, never delivered
+                         * @enum {string}
+                         */
+                        mode: "live" | "sandbox";
+                        /** @enum {string} */
+                        state: "active" | "revoked" | "expired";
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        expiresAt: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Refreshed about once an hour
+                         */
+                        lastUsedAt: string | null;
+                        /** Format: date-time */
+                        revokedAt: string | null;
+                        /**
+                         * @description Who made it: `mailroom keys`, the API (a person's sign-in included) or an ApiKey resource
+                         * @enum {string}
+                         */
+                        managedBy: "cli" | "api" | "operator";
+                        /** @description The person a sign-in minted the key for (ADR 0063); null for a machine's key */
+                        owner: {
+                            issuer: string;
+                            subject: string;
+                            email: string | null;
+                        } | null;
+                        /** @description Emails of the key that had not left, now failed with `api_key_revoked` */
+                        failedEmails: number;
+                    };
+                };
+            };
+            /** @description `validation_error` (the message names the field) or `invalid_idempotency_key` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key`, `api_key_revoked` or `api_key_expired` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `insufficient_scope`, `https_required` for plain HTTP, `sending_paused` (until the account is resumed), `category_not_allowed` (the account's policy) or `domain_not_allowed` (a shared domain whose allowed namespaces leave the account out); not retryable */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such resource in this account */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict` (the resource's state forbids it) or `managed_by_operator` (change the CR) */
+            409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -7999,7 +8518,7 @@ export interface operations {
                 /** @description Cursor: the last id of the previous page */
                 after?: string;
                 action?: "key.created" | "key.revoked" | "domain.created" | "domain.verified" | "domain.updated" | "domain.dkim_rotation_requested" | "domain.deleted" | "template.created" | "template.updated" | "template.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.delivery_replayed" | "email.canceled" | "email.rescheduled" | "suppression.added" | "suppression.lifted" | "account.paused" | "account.resumed" | "account.policy_applied" | "sandbox.chaos_replaced" | "smtp.auth_failed";
-                /** @description The actor's id: a key id, Kind/namespace/name, … */
+                /** @description The actor's id: a key id (a person's key's too), a person's subject, Kind/namespace/name, … */
                 actor?: string;
                 actorKind?: "key" | "person" | "operator" | "smtp" | "cli" | "system";
                 /** @description At or after */
@@ -8028,12 +8547,14 @@ export interface operations {
                             id: string;
                             /** Format: date-time */
                             at: string;
-                            /** @description Who: an API key (id: key id, label: its name), a person, a custom resource (id: Kind/namespace/name), the SMTP door (id: the key id a login tried), the installation's CLI or Mailroom itself */
+                            /** @description Who: an API key (id: key id, label: its name), a person signed in (id: their subject, label: their email, keyId: the key they acted with), a custom resource (id: Kind/namespace/name), the SMTP door (id: the key id a login tried), the installation's CLI or Mailroom itself */
                             actor: {
                                 /** @enum {string} */
                                 kind: "key" | "person" | "operator" | "smtp" | "cli" | "system";
                                 id: string;
                                 label: string | null;
+                                /** @description A person's change: the key they acted with; else null */
+                                keyId: string | null;
                             };
                             /** @description One of key.created, key.revoked, domain.created, domain.verified, domain.updated, domain.dkim_rotation_requested, domain.deleted, template.created, template.updated, template.deleted, webhook.created, webhook.updated, webhook.deleted, webhook.secret_rotated, webhook.delivery_replayed, email.canceled, email.rescheduled, suppression.added, suppression.lifted, account.paused, account.resumed, account.policy_applied, sandbox.chaos_replaced, smtp.auth_failed */
                             action: string;

@@ -29,7 +29,12 @@ export const TAGS = [
   },
   { name: "Suppressions", description: "Addresses mail is no longer sent to (scope `send`)." },
   { name: "Webhooks", description: "Endpoints that receive signed events (scope `webhooks`)." },
-  { name: "Keys", description: "The API key making the request (any valid key, no scope needed)." },
+  {
+    name: "Keys",
+    description:
+      "The API key making the request (any valid key); the account's keys: list, create within the caller's " +
+      "scopes, revoke by key id (scope `keys`, ADR 0069).",
+  },
   {
     name: "Account",
     description:
@@ -123,6 +128,9 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   },
   "GET /v1/domains/:domain/dmarc": { operationId: "getDomainDmarc", tag: "Domains", errors: [404] },
   "GET /v1/key": { operationId: "getCallingKey", tag: "Keys", errors: [] },
+  "GET /v1/keys": { operationId: "listKeys", tag: "Keys", errors: [] },
+  "POST /v1/keys": { operationId: "createKey", tag: "Keys", errors: [] },
+  "POST /v1/keys/:keyId/revoke": { operationId: "revokeKey", tag: "Keys", errors: [404, 409] },
   "GET /v1/audit": { operationId: "listAuditEvents", tag: "Audit", errors: [] },
   "GET /v1/audit/actions": { operationId: "listAuditActions", tag: "Audit", errors: [] },
   "GET /v1/account": { operationId: "getAccount", tag: "Account", errors: [] },

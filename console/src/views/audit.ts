@@ -1,13 +1,15 @@
 import { query } from "../api.ts";
 import type { ViewContext } from "../context.ts";
 import { h, show, table, time } from "../dom.ts";
+import { pager } from "../pager.ts";
 import { readableDetail } from "../readable.ts";
 
 /** One entry of GET /v1/audit (ADR 0062). */
 interface AuditEntry {
   id: string;
   at: string;
-  actor: { kind: string; id: string; label: string | null };
+  /** `keyId`: a person's change, the key they acted with (ADR 0069). */
+  actor: { kind: string; id: string; label: string | null; keyId: string | null };
   action: string;
   target: string | null;
   detail: Record<string, unknown>;
@@ -32,6 +34,7 @@ const actorCell = (a: AuditEntry["actor"]) =>
     { title: a.id },
     `${ACTOR_KINDS[a.kind] ?? a.kind} `,
     h("code", {}, a.label ? `${a.label} (${a.id})` : a.id),
+    a.keyId ? [" with key ", h("code", {}, a.keyId)] : "",
   );
 
 const originCell = (o: AuditEntry["origin"]) =>
@@ -54,7 +57,7 @@ export async function auditView(ctx: ViewContext, outlet: HTMLElement): Promise<
     type: "search",
     id: "audit-actor",
     name: "actor",
-    placeholder: "key id or Kind/namespace/name",
+    placeholder: "key id, person's subject or Kind/namespace/name",
     "aria-keyshortcuts": "/",
   });
   actor.value = state.actor;
@@ -79,22 +82,8 @@ export async function auditView(ctx: ViewContext, outlet: HTMLElement): Promise<
             ]),
             { id: "audit-table" },
           );
-    const more = h("button", { type: "button", class: "secondary", disabled: !page.hasMore }, "Next page →");
-    more.addEventListener("click", () => {
-      const last = page.data.at(-1);
-      if (last) state.cursors.push(last.id);
-      void load();
-    });
-    const first = h(
-      "button",
-      { type: "button", class: "secondary", disabled: state.cursors.length === 0 },
-      "← First page",
-    );
-    first.addEventListener("click", () => {
-      state.cursors.length = 0;
-      void load();
-    });
-    show(results, rows, h("div", { class: "pager" }, first, more));
+    const pages = { hasMore: page.hasMore, lastCursor: page.data.at(-1)?.id };
+    show(results, rows, pager(state.cursors, pages, load));
   };
 
   const form = h(

@@ -8,7 +8,7 @@ export interface AuditListQuery {
   limit?: string | number | undefined;
   after?: string | undefined;
   action?: string | undefined;
-  /** The actor's id: a key id, a person's subject, `Kind/namespace/name`. */
+  /** The actor's id: a key id (a person's key's too), a person's subject, `Kind/namespace/name`. */
   actor?: string | undefined;
   actorKind?: string | undefined;
   /** RFC 3339. */
@@ -74,6 +74,7 @@ interface AuditRow {
   actor_kind: AuditActorKind;
   actor: string;
   actor_label: string | null;
+  actor_key_id: string | null;
   action: string;
   target: string | null;
   detail: Record<string, unknown>;
@@ -85,7 +86,7 @@ function toAuditEvent(row: AuditRow): AuditEvent {
   return {
     id: row.id,
     at: row.at,
-    actor: { kind: row.actor_kind, id: row.actor, label: row.actor_label },
+    actor: { kind: row.actor_kind, id: row.actor, label: row.actor_label, keyId: row.actor_key_id },
     action: row.action,
     target: row.target,
     detail: row.detail,
@@ -103,11 +104,12 @@ export async function listAuditEvents(
   filter: AuditFilter,
 ): Promise<{ data: AuditEvent[]; hasMore: boolean }> {
   const { rows } = await db.query<AuditRow>(
-    `select id, at, actor_kind, actor, actor_label, action, target, detail, client_ip, user_agent
+    `select id, at, actor_kind, actor, actor_label, actor_key_id, action, target, detail, client_ip, user_agent
      from audit_events
      where account = $1
        and ($2::text is null or action = $2)
-       and ($3::text is null or actor = $3)
+       -- A key id finds a person's changes made with that key too.
+       and ($3::text is null or actor = $3 or actor_key_id = $3)
        and ($4::text is null or actor_kind = $4)
        and ($5::timestamptz is null or at >= $5)
        and ($6::timestamptz is null or at < $6)

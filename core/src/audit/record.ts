@@ -14,8 +14,8 @@ const MAX_USER_AGENT = 512;
 export async function recordAuditEvent(db: Queryable, by: AuditContext, change: AuditChange): Promise<void> {
   await db.query(
     `insert into audit_events (id, account, actor_kind, actor, actor_label, action, target, detail, client_ip,
-                               user_agent)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+                               user_agent, actor_key_id)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
     [
       newId(),
       change.account,
@@ -27,6 +27,7 @@ export async function recordAuditEvent(db: Queryable, by: AuditContext, change: 
       JSON.stringify(change.detail ?? {}),
       by.origin?.ip ?? null,
       by.origin?.userAgent?.slice(0, MAX_USER_AGENT) ?? null,
+      by.actor.keyId ?? null,
     ],
   );
 }

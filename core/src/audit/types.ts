@@ -1,8 +1,9 @@
 /**
- * Who made a change. `key`: an API key (id = key id, label = its name); `person`: someone signed in (id = their
- * subject, label = their email); `operator`: a custom resource (id = `Kind/namespace/name`); `smtp`: the
- * submission door (id = the key id a login tried); `cli`: `mailroom` run on the installation (id = the OS
- * user); `system`: Mailroom itself (id = the part, e.g. `reputation-guard`).
+ * Who made a change. `key`: an API key (id = key id, label = its name); `person`: someone signed in, acting
+ * with the key minted for them (id = their subject, label = their email, keyId = that key); `operator`: a
+ * custom resource (id = `Kind/namespace/name`); `smtp`: the submission door (id = the key id a login tried);
+ * `cli`: `mailroom` run on the installation (id = the OS user); `system`: Mailroom itself (id = the part,
+ * e.g. `reputation-guard`).
  */
 export const AUDIT_ACTOR_KINDS = ["key", "person", "operator", "smtp", "cli", "system"] as const;
 export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];
@@ -11,6 +12,8 @@ export interface AuditActor {
   kind: AuditActorKind;
   id: string;
   label?: string | null | undefined;
+  /** A person's change: the key they acted with (ADR 0069). */
+  keyId?: string | null | undefined;
 }
 
 /** From where: the HTTP client's address and user agent, or the SMTP peer's address. */
@@ -67,7 +70,7 @@ export interface AuditChange {
 export interface AuditEvent {
   id: string;
   at: Date;
-  actor: { kind: AuditActorKind; id: string; label: string | null };
+  actor: { kind: AuditActorKind; id: string; label: string | null; keyId: string | null };
   action: string;
   target: string | null;
   detail: Record<string, unknown>;

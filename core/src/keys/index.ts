@@ -7,6 +7,7 @@ export {
 } from "./authenticate.ts";
 export { recordSmtpAuthFailures } from "./auth-failures.ts";
 export { parseKey } from "./format.ts";
+export { createKeyAs, listAccountKeys, MAX_KEY_NAME } from "./manage.ts";
 export { checkPersonSession } from "./person.ts";
 export { revokeKey } from "./revoke.ts";
 export { createKey, listKeys, touchKeyLastUsed } from "./store.ts";

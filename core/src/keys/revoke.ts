@@ -1,23 +1,40 @@
 import { recordAuditEvent } from "../audit/record.ts";
 import type { AuditContext } from "../audit/types.ts";
-import type { Pool } from "../db/pool.ts";
+import type { Pool, PoolClient } from "../db/pool.ts";
 import { withTransaction } from "../db/pool.ts";
 import { failUnsentEmailsOfKey } from "../emails/queries.ts";
+import { MailroomError } from "../errors/index.ts";
 import { markKeyRevoked } from "./store.ts";
 import type { ApiKeyRecord } from "./types.ts";
 
 /**
- * Revokes a key by its id. In the same transaction every email of the key that has not left yet becomes
- * `failed` with `api_key_revoked`, and, with `by`, the audit row. Returns undefined when no key has that id.
+ * What an API caller may revoke (`POST /v1/keys/{keyId}/revoke`, ADR 0069): only a key of its own account
+ * (another account's is `not_found`, as if it did not exist), not one an ApiKey resource declares (Git would
+ * still declare it: `managed_by_operator`, delete the resource), and not the calling key itself (`conflict`).
+ */
+export interface RevokeGuard {
+  account: string;
+  callerKeyId: string;
+}
+
+/**
+ * Revokes a key by its id: the one path of the CLI, the operator, a person's sign-out and the API. In the same
+ * transaction every email of the key that has not left yet becomes `failed` with `api_key_revoked`, and, with
+ * `by`, the audit row. Returns undefined when no key has that id (or, with `guard`, none in its account).
+ * With `guard`, revoking a key already revoked changes nothing and records nothing.
  */
 export async function revokeKey(
   pool: Pool,
   keyId: string,
   by?: AuditContext,
+  guard?: RevokeGuard,
 ): Promise<{ key: ApiKeyRecord; failedEmailIds: string[] } | undefined> {
   return withTransaction(pool, async (client) => {
+    const already = guard ? await checkGuard(client, keyId, guard) : undefined;
+    if (already === "missing") return undefined;
     const key = await markKeyRevoked(client, keyId);
     if (!key) return undefined;
+    if (already === "revoked") return { key, failedEmailIds: [] };
     const failedEmailIds = await failUnsentEmailsOfKey(client, keyId, "api_key_revoked");
     if (by) {
       const detail = { name: key.name, failedEmails: failedEmailIds.length };
@@ -30,4 +47,33 @@ export async function revokeKey(
     }
     return { key, failedEmailIds };
   });
+}
+
+/** The key's row locked, judged against the guard: throws, or says whether it is missing or revoked already. */
+async function checkGuard(
+  client: PoolClient,
+  keyId: string,
+  guard: RevokeGuard,
+): Promise<"missing" | "revoked" | "active"> {
+  const { rows } = await client.query<{ managed_by: string; revoked: boolean }>(
+    `select managed_by, revoked_at is not null as revoked from api_keys
+     where key_id = $1 and account = $2 for update`,
+    [keyId, guard.account],
+  );
+  const row = rows[0];
+  if (!row) return "missing";
+  if (row.managed_by === "operator") {
+    throw new MailroomError(
+      "managed_by_operator",
+      `Key ${keyId} is declared by an ApiKey resource: delete the resource to revoke it.`,
+    );
+  }
+  if (keyId === guard.callerKeyId) {
+    throw new MailroomError(
+      "conflict",
+      "A key cannot revoke itself: revoke it with another key holding the `keys` scope, or sign out (a " +
+        "person's key is revoked at sign-out).",
+    );
+  }
+  return row.revoked ? "revoked" : "active";
 }

@@ -18,7 +18,7 @@ import {
   type Scope,
 } from "./types.ts";
 
-const COLUMNS = `key_id, account, name, scopes, managed_by, created_at, expires_at, revoked_at, last_used_at,
+export const COLUMNS = `key_id, account, name, scopes, managed_by, created_at, expires_at, revoked_at, last_used_at,
   rate_limit_per_second, mode, owner_issuer, owner_subject, owner_email, session_active_at,
   owner_checked_at`;
 
@@ -27,7 +27,7 @@ const JOINED_COLUMNS = COLUMNS.split(",")
   .map((column) => `api_keys.${column.trim()}`)
   .join(", ");
 
-interface KeyRow {
+export interface KeyRow {
   key_id: string;
   account: string;
   name: string | null;
@@ -46,7 +46,7 @@ interface KeyRow {
   owner_checked_at: Date | null;
 }
 
-function toRecord(row: KeyRow): ApiKeyRecord {
+export function toRecord(row: KeyRow): ApiKeyRecord {
   return {
     keyId: row.key_id,
     account: row.account,

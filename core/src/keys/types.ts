@@ -1,5 +1,8 @@
-/** `audit` reads the account's audit trail (`GET /v1/audit`, ADR 0062) and nothing else. */
-export const SCOPES = ["send", "domains", "templates", "webhooks", "audit"] as const;
+/**
+ * `audit` reads the account's audit trail (`GET /v1/audit`, ADR 0062) and nothing else; `keys` lists, creates
+ * (within its own scopes) and revokes the account's keys (`/v1/keys`, ADR 0069).
+ */
+export const SCOPES = ["send", "domains", "templates", "webhooks", "audit", "keys"] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export const EXPIRY_CHOICES = ["30d", "90d", "365d", "never"] as const;

@@ -12,7 +12,7 @@ import {
 import type { FromSchema, SchemaProps } from "./schema-types.ts";
 
 /** The scopes of spec/interface-spec.md's scope table. */
-export const API_KEY_SCOPES = ["send", "domains", "templates", "webhooks", "audit"] as const;
+export const API_KEY_SCOPES = ["send", "domains", "templates", "webhooks", "audit", "keys"] as const;
 /** `sandbox`: the key's mail is captured into its namespace's inbox, never delivered (issue 30, ADR 0047). */
 export const API_KEY_MODES = ["live", "sandbox"] as const;
 /** Key lifetimes; fixed at creation (DESIGN.md §3). */

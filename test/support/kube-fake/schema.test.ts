@@ -30,7 +30,7 @@ describe("kube-fake validates custom resources against crds/", () => {
       ),
     );
     expect(message).toBe(
-      'ApiKey.mailroom.dev "bad" is invalid: [spec.scopes[2]: Unsupported value: "admin": supported values: "send", "domains", "templates", "webhooks", "audit", ' +
+      'ApiKey.mailroom.dev "bad" is invalid: [spec.scopes[2]: Unsupported value: "admin": supported values: "send", "domains", "templates", "webhooks", "audit", "keys", ' +
         'spec.scopes[1]: Duplicate value: "send", spec.expiresIn: Unsupported value: "7d": supported values: "30d", "90d", "365d", "never"]',
     );
     expect(

@@ -85,4 +85,30 @@ describe("the OpenID Connect sign-in routes", () => {
     expect((await withProvider.request("GET", "/v1/key", { key: fullKey })).status).toBe(200);
     expect((await withProvider.request("POST", "/auth/oidc/sign-out")).status).toBe(401);
   });
+
+  it("signs a person's key out: revoked, and recorded in the audit trail as the person with that key", async () => {
+    const person = await createKey(db.pool, {
+      account: "default",
+      scopes: ["send"],
+      expires: "30d",
+      managedBy: "api",
+      owner: { issuer: idp.issuer, subject: "erin", email: "erin@example.test" },
+    });
+    const res = await withProvider.request("POST", "/auth/oidc/sign-out", { key: person.fullKey });
+    expect(res.status).toBe(204);
+    const dead = await withProvider.request("GET", "/v1/key", { key: person.fullKey });
+    expect((dead.json as { error: string }).error).toBe("api_key_revoked");
+    const { rows } = await db.pool.query(
+      "select actor_kind, actor, actor_label, actor_key_id from audit_events where action = 'key.revoked' and target = $1",
+      [person.key.keyId],
+    );
+    expect(rows).toEqual([
+      {
+        actor_kind: "person",
+        actor: "erin",
+        actor_label: "erin@example.test",
+        actor_key_id: person.key.keyId,
+      },
+    ]);
+  });
 });

@@ -2,6 +2,7 @@ import { MailroomError } from "@mailroom/core/errors";
 import { revokeKey } from "@mailroom/core/keys";
 import { providerMetadata, signInPerson } from "@mailroom/core/oidc";
 import type { FastifyInstance } from "fastify";
+import { auditContextOf } from "../../audit-by.ts";
 import type { ApiDeps } from "../../deps.ts";
 import type { ApiTypeProvider } from "../../schemas.ts";
 
@@ -71,7 +72,8 @@ export function oidcRoutes(parent: FastifyInstance, deps: ApiDeps): void {
           "This key belongs to a machine, not a signed-in person: revoke it by key id with `mailroom keys revoke`.",
         );
       }
-      await revokeKey(deps.pool, request.apiKey.keyId);
+      // In the trail as the person ending their session (ADR 0069), like any other revocation.
+      await revokeKey(deps.pool, request.apiKey.keyId, auditContextOf(request));
       return reply.code(204).send();
     },
   );

@@ -62,6 +62,7 @@ const BODIES: Record<string, object> = {
   createWebhook: { url: "http://127.0.0.1:9/hook" },
   updateWebhook: { enabled: false },
   putDevInboxChaos: { rules: [] },
+  createKey: { scopes: ["send"] },
 };
 
 /** The operation's URL with its path parameters filled from the victim's resources. */
@@ -138,7 +139,8 @@ beforeAll(async () => {
 
   const key = async (account: string, scopes: readonly Scope[]) =>
     (await createKey(db.pool, { account, scopes, expires: "never" })).fullKey;
-  const owner = await key("victim", SCOPES);
+  const victimKey = await createKey(db.pool, { account: "victim", scopes: SCOPES, expires: "never" });
+  const owner = victimKey.fullKey;
   keys.all = await key("attacker", SCOPES);
   for (const scope of SCOPES)
     keys.without[scope] = await key(
@@ -188,6 +190,7 @@ beforeAll(async () => {
     ),
   });
   victim["/v1/dev-inbox/messages/{id}"] = { id: captured, index: "0" };
+  victim["/v1/keys/{keyId}"] = { keyId: victimKey.key.keyId };
 });
 
 afterAll(async () => {

@@ -19,7 +19,7 @@ import { type ApiStack, startApiStack } from "../../../../../test/support/stack.
 interface AuditBody {
   id: string;
   at: string;
-  actor: { kind: string; id: string; label: string | null };
+  actor: { kind: string; id: string; label: string | null; keyId: string | null };
   action: string;
   target: string | null;
   detail: Record<string, unknown>;
@@ -130,7 +130,7 @@ describe("the audit trail of API changes", () => {
       ["domain.deleted", "acme.test"],
     ]);
     for (const e of fromApi) {
-      expect(e.actor).toEqual({ kind: "key", id: adminId, label: "ops laptop" });
+      expect(e.actor).toEqual({ kind: "key", id: adminId, label: "ops laptop", keyId: null });
       expect(e.origin).toEqual({ ip: "127.0.0.1", userAgent: "audit-test/1.0" });
     }
     expect(fromApi.find((e) => e.action === "template.updated")?.detail).toEqual({
@@ -246,6 +246,9 @@ describe("the audit trail of API changes", () => {
       "cancelEmail",
       "rescheduleEmail",
       "putDevInboxChaos",
+      // Their rows: api/src/routes/v1/keys/keys.int.test.ts.
+      "createKey",
+      "revokeKey",
     ];
     const LEFT_OUT: Record<string, string> = {
       sendEmail: "sending is what the email log records, each email with the key that sent it",

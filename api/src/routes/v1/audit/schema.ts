@@ -12,14 +12,16 @@ export const auditEventSchema = {
     actor: {
       type: "object",
       additionalProperties: false,
-      required: ["kind", "id", "label"],
+      required: ["kind", "id", "label", "keyId"],
       description:
-        "Who: an API key (id: key id, label: its name), a person, a custom resource (id: Kind/namespace/name), " +
-        "the SMTP door (id: the key id a login tried), the installation's CLI or Mailroom itself",
+        "Who: an API key (id: key id, label: its name), a person signed in (id: their subject, label: their " +
+        "email, keyId: the key they acted with), a custom resource (id: Kind/namespace/name), the SMTP door " +
+        "(id: the key id a login tried), the installation's CLI or Mailroom itself",
       properties: {
         kind: { type: "string", enum: [...AUDIT_ACTOR_KINDS] },
         id: { type: "string" },
         label: nullableString,
+        keyId: { ...nullableString, description: "A person's change: the key they acted with; else null" },
       },
     },
     action: { type: "string", description: `One of ${AUDIT_ACTIONS.join(", ")}` },
@@ -63,7 +65,8 @@ export const auditQuerySchema = {
     actor: {
       type: "string",
       maxLength: 300,
-      description: "The actor's id: a key id, Kind/namespace/name, …",
+      description:
+        "The actor's id: a key id (a person's key's too), a person's subject, Kind/namespace/name, …",
     },
     actorKind: { type: "string", enum: [...AUDIT_ACTOR_KINDS] },
     since: { type: "string", format: "date-time", description: "At or after" },
