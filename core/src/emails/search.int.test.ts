@@ -1,6 +1,9 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { acceptItem } from "../../../test/support/accept-item.ts";
 import { type TestDatabase, useDatabaseWithKey } from "../../../test/support/db.ts";
+import { FUNCTIONS_DIR } from "../db/migrate.ts";
 import { acceptEmails } from "./accept.ts";
 import { normalizeEmailFilter } from "./filter.ts";
 import { listEmails } from "./log.ts";
@@ -86,5 +89,18 @@ describe("searching the log (issue 33)", () => {
     expect(() => normalizeEmailFilter({ q: "  " })).toThrow(/q: 1 to 200 characters/);
     expect(() => normalizeEmailFilter({ q: "a b c d e" })).toThrow(/q: at most 4 words/);
     expect(() => normalizeEmailFilter({ q: "% !" })).toThrow(/q: a word, an address or a Message-ID/);
+  });
+
+  it("indexes the addresses of emails inserted before its trigger existed, once, when the trigger is made", async () => {
+    // As during an upgrade: the previous release accepts between migration 0172's fill and the functions.
+    await db.pool.query("drop trigger emails_index_addresses on emails");
+    await accept({ subject: "Accepted by the previous release", to: ["dora@upgrade.test"] });
+    expect(await search("dora@")).toEqual([]);
+    await db.pool.query(
+      await readFile(path.join(FUNCTIONS_DIR, "mailroom_index_email_addresses.sql"), "utf8"),
+    );
+    expect(await search("dora@")).toEqual(["Accepted by the previous release"]);
+    await accept({ subject: "Accepted after", to: ["dora@upgrade.test"] });
+    expect(await search("dora@upgrade.test")).toEqual(["Accepted after", "Accepted by the previous release"]);
   });
 });
