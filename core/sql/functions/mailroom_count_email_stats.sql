@@ -44,7 +44,10 @@ begin
   if not (p_states && array['delivered', 'bounced', 'complained', 'failed', 'deferred']) then
     return;
   end if;
-  select array_agg(c order by c.account, c.dimension, c.value) into v_counts
+  -- A row constructor of the table's type: an anonymous record would be converted through its text form.
+  select array_agg(row(c.account, c.dimension, c.hour, c.value, c.sent, c.delivered, c.bounced, c.complained,
+                       c.failed, c.deferred, c.latency)::email_stats order by c.account, c.dimension, c.value)
+  into v_counts
   from (
     select e.account, d.dimension, date_trunc('hour', now(), 'UTC') as hour, d.value,
            count(*) filter (where u.state = 'delivered'
