@@ -61,7 +61,7 @@ const SETTINGS: DeliverySettings = Object.freeze({
 const REPEAT = positive("BENCH_SCALE_REPEAT", 40);
 const ROUNDS = positive("BENCH_SCALE_ROUNDS", 3);
 const HARD_LIMIT_MS = 4 * 3600_000;
-const TABLES = ["emails", "email_events", "email_attachments", "idempotency_keys"];
+const TABLES = ["emails", "email_events", "email_attachments", "idempotency_keys", "email_addresses"];
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -199,7 +199,7 @@ function report(results: SizeResult[]): string {
       `database alternate with ${ROUNDS} on an empty one (same server, its own worker): medians, and their ratio. ` +
       `Log queries are core's listEmails, 20 per page, ${REPEAT} calls each.`,
     "",
-    "| emails in history | accept/s | empty | ratio | delivered/s | empty | ratio | bytes per email (emails, events, attachments, idempotency) |",
+    "| emails in history | accept/s | empty | ratio | delivered/s | empty | ratio | bytes per email (emails, events, attachments, idempotency, searched addresses) |",
     "|---:|---:|---:|---:|---:|---:|---:|---|",
   ];
   for (const r of results) {

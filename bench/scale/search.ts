@@ -2,7 +2,8 @@
  * The log's search (issue 33 item 3, ADR 0061) over the seeded history (bench/scale/seed.ts): every seeded
  * subject is the same receipt, so a subject word matches every email (the newest-first walk's best case) and
  * a word of nothing matches none (the index's case); a recipient prefix matches 5 emails per million, a
- * Message-ID one, a tag 10 %.
+ * sender prefix 20 %, an address prefix of nobody none, a Message-ID one, a tag 10 %. Each kind of term has its
+ * own index (ADR 0061).
  */
 import type { EmailFilter } from "@mailroom/core/emails";
 import { normalizeEmailFilter } from "@mailroom/core/emails";
@@ -13,6 +14,8 @@ export const SEARCH_FILTERS: [string, Pick<EmailFilter, "search">][] = [
   ["q: subject word (all)", search("receipt")],
   ["q: two words, no match", search("receipt zebra")],
   ["q: recipient prefix (5 per 1M)", search("customer-123@example23")],
+  ["q: sender prefix (20 %)", search("sender2@acme")],
+  ["q: address prefix, no match", search("nobody@")],
   ["q: Message-ID (1)", search("<seed-12345@mailroom.bench>")],
   ["q: tag (10 %)", search("plan:p3")],
 ];

@@ -340,38 +340,59 @@ CREATE FUNCTION public.mailroom_count_email_stats(p_email_ids uuid[], p_states t
     LANGUAGE plpgsql
     SET plan_cache_mode TO 'force_generic_plan'
     AS $$
+declare
+  -- This call's counts, grouped once and added to the hour's rows and then to the day's.
+  v_counts email_stats[];
 begin
   -- The accept, the claim's `sending`, a cancel and the rest count nothing: no probe of `emails` for them.
   if not (p_states && array['delivered', 'bounced', 'complained', 'failed', 'deferred']) then
     return;
   end if;
-  insert into email_stats as s (account, dimension, hour, value, sent, delivered, bounced, complained, failed,
-                                deferred, latency)
-  select e.account, d.dimension, date_trunc('hour', now(), 'UTC'), d.value,
-         count(*) filter (where u.state = 'delivered'
-                            or (u.state = 'bounced' and coalesce((u.detail->>'later')::boolean, false) = false)),
-         count(*) filter (where u.state = 'delivered'),
-         count(*) filter (where u.state = 'bounced'),
-         count(*) filter (where u.state = 'complained'),
-         count(*) filter (where u.state = 'failed'),
-         count(*) filter (where u.state = 'deferred'),
-         mailroom_stats_histogram(array_agg(
-           width_bucket((extract(epoch from now() - greatest(e.created_at, e.scheduled_at)) * 1000)::float8,
-                        mailroom_stats_latency_bounds()::float8[]) + 1) filter (where u.state = 'delivered'))
-  from unnest(p_email_ids, p_states, p_details) as u(id, state, detail)
-  -- A probe per email (`offset 0`), never a join the generic plan could turn into a scan.
-  cross join lateral (select * from emails where id = u.id offset 0) as e
-  cross join lateral (
-    select '' as dimension, '' as value
-    union all select 'domain', lower(split_part(e.from_address, '@', 2))
-    union all select 'category', e.category
-    union all select 'tag', (t->>'name') || ':' || (t->>'value') from jsonb_array_elements(e.tags) as t
-  ) as d
-  where u.state in ('delivered', 'bounced', 'complained', 'failed', 'deferred')
-    and not e.simulated and not e.sandbox
-  group by e.account, d.dimension, d.value
-  order by e.account, d.dimension, d.value
+  -- A row constructor of the table's type: an anonymous record would be converted through its text form.
+  select array_agg(row(c.account, c.dimension, c.hour, c.value, c.sent, c.delivered, c.bounced, c.complained,
+                       c.failed, c.deferred, c.latency)::email_stats order by c.account, c.dimension, c.value)
+  into v_counts
+  from (
+    select e.account, d.dimension, date_trunc('hour', now(), 'UTC') as hour, d.value,
+           count(*) filter (where u.state = 'delivered'
+                              or (u.state = 'bounced' and coalesce((u.detail->>'later')::boolean, false) = false))::int,
+           count(*) filter (where u.state = 'delivered')::int,
+           count(*) filter (where u.state = 'bounced')::int,
+           count(*) filter (where u.state = 'complained')::int,
+           count(*) filter (where u.state = 'failed')::int,
+           count(*) filter (where u.state = 'deferred')::int,
+           mailroom_stats_histogram(array_agg(
+             width_bucket((extract(epoch from now() - greatest(e.created_at, e.scheduled_at)) * 1000)::float8,
+                          mailroom_stats_latency_bounds()::float8[]) + 1) filter (where u.state = 'delivered'))
+    from unnest(p_email_ids, p_states, p_details) as u(id, state, detail)
+    -- A probe per email (`offset 0`), never a join the generic plan could turn into a scan.
+    cross join lateral (select * from emails where id = u.id offset 0) as e
+    cross join lateral (
+      select '' as dimension, '' as value
+      union all select 'domain', lower(split_part(e.from_address, '@', 2))
+      union all select 'category', e.category
+      union all select 'tag', (t->>'name') || ':' || (t->>'value') from jsonb_array_elements(e.tags) as t
+    ) as d
+    where u.state in ('delivered', 'bounced', 'complained', 'failed', 'deferred')
+      and not e.simulated and not e.sandbox
+    group by e.account, d.dimension, d.value
+  ) as c(account, dimension, hour, value, sent, delivered, bounced, complained, failed, deferred, latency);
+  if v_counts is null then
+    return;
+  end if;
+  insert into email_stats as s
+  select * from unnest(v_counts) order by account, dimension, value
   on conflict (account, dimension, hour, value) do update
+    set sent = s.sent + excluded.sent, delivered = s.delivered + excluded.delivered,
+        bounced = s.bounced + excluded.bounced, complained = s.complained + excluded.complained,
+        failed = s.failed + excluded.failed, deferred = s.deferred + excluded.deferred,
+        latency = mailroom_stats_add(s.latency, excluded.latency);
+  insert into email_stats_daily as s (account, dimension, day, value, sent, delivered, bounced, complained,
+                                      failed, deferred, latency)
+  select account, dimension, date_trunc('day', hour, 'UTC'), value, sent, delivered, bounced, complained,
+         failed, deferred, latency
+  from unnest(v_counts) order by account, dimension, value
+  on conflict (account, dimension, day, value) do update
     set sent = s.sent + excluded.sent, delivered = s.delivered + excluded.delivered,
         bounced = s.bounced + excluded.bounced, complained = s.complained + excluded.complained,
         failed = s.failed + excluded.failed, deferred = s.deferred + excluded.deferred,
@@ -445,6 +466,7 @@ declare
   v_ids uuid[] := array(select id from gone);
 begin
   delete from email_attachments where email_id = any (v_ids);
+  delete from email_addresses where email_id = any (v_ids);
   delete from email_raw_messages where email_id = any (v_ids);
   delete from sandbox_messages where email_id = any (v_ids);
   return null;
@@ -511,6 +533,7 @@ begin
                           where t.lower_id >= b.lower_id and t.upper_id <= b.upper_id);
     begin
       delete from email_attachments where email_id >= b.lower_id and email_id < b.upper_id;
+      delete from email_addresses where email_id >= b.lower_id and email_id < b.upper_id;
       delete from email_raw_messages where email_id >= b.lower_id and email_id < b.upper_id;
       delete from sandbox_messages where email_id >= b.lower_id and email_id < b.upper_id;
       delete from email_events where email_id >= b.lower_id and email_id < b.upper_id;
@@ -763,6 +786,24 @@ begin
     array_fill(null::jsonb, array[n]));
 end
 $$;
+
+--
+-- Name: mailroom_index_email_addresses(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_index_email_addresses() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+begin
+  insert into email_addresses (email_id, account, address)
+  select n.id, n.account, lower(a)
+  from added n cross join lateral unnest(array_prepend(n.from_address, n.to_addresses)) as a
+  where a <> ''
+  order by 1, 3
+  -- An address twice in one email (sender and recipient) is one row.
+  on conflict do nothing;
+  return null;
+end $$;
 
 --
 -- Name: mailroom_record_attempts(jsonb); Type: FUNCTION; Schema: public; Owner: -
@@ -1524,6 +1565,16 @@ CREATE TABLE public.domains (
 );
 
 --
+-- Name: email_addresses; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.email_addresses (
+    email_id uuid NOT NULL,
+    account text NOT NULL,
+    address text NOT NULL COLLATE pg_catalog."C"
+);
+
+--
 -- Name: email_attachments; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1604,6 +1655,25 @@ CREATE TABLE public.email_stats (
     deferred integer DEFAULT 0 NOT NULL,
     latency integer[] NOT NULL,
     CONSTRAINT email_stats_dimension_check CHECK ((dimension = ANY (ARRAY[''::text, 'domain'::text, 'category'::text, 'tag'::text])))
+);
+
+--
+-- Name: email_stats_daily; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.email_stats_daily (
+    account text NOT NULL,
+    dimension text NOT NULL,
+    day timestamp with time zone NOT NULL,
+    value text NOT NULL,
+    sent integer DEFAULT 0 NOT NULL,
+    delivered integer DEFAULT 0 NOT NULL,
+    bounced integer DEFAULT 0 NOT NULL,
+    complained integer DEFAULT 0 NOT NULL,
+    failed integer DEFAULT 0 NOT NULL,
+    deferred integer DEFAULT 0 NOT NULL,
+    latency integer[] NOT NULL,
+    CONSTRAINT email_stats_daily_dimension_check CHECK ((dimension = ANY (ARRAY[''::text, 'domain'::text, 'category'::text, 'tag'::text])))
 );
 
 --
@@ -2185,6 +2255,13 @@ ALTER TABLE ONLY public.domains
     ADD CONSTRAINT domains_pkey PRIMARY KEY (id);
 
 --
+-- Name: email_addresses email_addresses_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_addresses
+    ADD CONSTRAINT email_addresses_pkey PRIMARY KEY (email_id, address);
+
+--
 -- Name: email_attachments email_attachments_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2197,6 +2274,13 @@ ALTER TABLE ONLY public.email_attachments
 
 ALTER TABLE ONLY public.email_raw_messages
     ADD CONSTRAINT email_raw_messages_pkey PRIMARY KEY (email_id);
+
+--
+-- Name: email_stats_daily email_stats_daily_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_stats_daily
+    ADD CONSTRAINT email_stats_daily_pkey PRIMARY KEY (account, dimension, day, value);
 
 --
 -- Name: email_stats email_stats_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -2488,6 +2572,12 @@ CREATE UNIQUE INDEX domains_one_verified_owner ON public.domains USING btree (na
 CREATE INDEX domains_verified_return_path ON public.domains USING btree (return_path_domain) WHERE (status = 'verified'::text);
 
 --
+-- Name: email_addresses_prefix; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX email_addresses_prefix ON public.email_addresses USING btree (account, address, email_id DESC);
+
+--
 -- Name: email_events_email; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2582,6 +2672,18 @@ CREATE INDEX emails_key_unsent ON ONLY public.emails USING btree (api_key_id) WH
 --
 
 CREATE INDEX emails_default_api_key_id_idx ON public.emails_default USING btree (api_key_id) WHERE (status = ANY (ARRAY['queued'::text, 'scheduled'::text, 'deferred'::text]));
+
+--
+-- Name: emails_message_id; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX emails_message_id ON ONLY public.emails USING hash (lower(message_id_header));
+
+--
+-- Name: emails_default_lower_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX emails_default_lower_idx ON public.emails_default USING hash (lower(message_id_header));
 
 --
 -- Name: emails_search; Type: INDEX; Schema: public; Owner: -
@@ -2780,6 +2882,12 @@ ALTER INDEX public.emails_account_status_id ATTACH PARTITION public.emails_defau
 ALTER INDEX public.emails_key_unsent ATTACH PARTITION public.emails_default_api_key_id_idx;
 
 --
+-- Name: emails_default_lower_idx; Type: INDEX ATTACH; Schema: public; Owner: -
+--
+
+ALTER INDEX public.emails_message_id ATTACH PARTITION public.emails_default_lower_idx;
+
+--
 -- Name: emails_default_mailroom_email_search_text_idx; Type: INDEX ATTACH; Schema: public; Owner: -
 --
 
@@ -2820,6 +2928,12 @@ CREATE TRIGGER emails_delete_dependents AFTER DELETE ON public.emails REFERENCIN
 --
 
 CREATE TRIGGER emails_delete_timelines AFTER DELETE ON public.emails REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION public.mailroom_delete_email_timelines();
+
+--
+-- Name: emails emails_index_addresses; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER emails_index_addresses AFTER INSERT ON public.emails REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION public.mailroom_index_email_addresses();
 
 --
 -- Name: template_versions template_versions_no_update; Type: TRIGGER; Schema: public; Owner: -

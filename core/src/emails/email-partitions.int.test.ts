@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { acceptItem } from "../../../test/support/accept-item.ts";
 import { type TestDatabase, useDatabaseWithKey } from "../../../test/support/db.ts";
 import { acceptEmails } from "./accept.ts";
-import { LIST_EMAILS, listEmails, listEmailsParams } from "./log.ts";
+import { listEmails, listEmailsQuery } from "./log.ts";
 import { getEmail } from "./queries.ts";
 import { purgeExpiredEmails } from "./retention.ts";
 import { prepareTimelinePartitions } from "./timeline-partitions.ts";
@@ -60,11 +60,11 @@ async function insertAged(at: Date, n: number): Promise<string[]> {
   );
   return rows.map((r) => r.id).sort();
 }
-/** The plan of `sql` run with `params`, as the pool runs its statements (unnamed: values known when planning). */
-async function plan(sql: string, params: unknown[]): Promise<string> {
+/** The plan of a statement run with its values, as the pool runs its statements (unnamed: values known when planning). */
+async function plan(query: { text: string; values: unknown[] }): Promise<string> {
   const { rows } = await db.pool.query(
-    `explain (analyze, costs off, timing off, summary off) ${sql}`,
-    params,
+    `explain (analyze, costs off, timing off, summary off) ${query.text}`,
+    query.values,
   );
   return rows.map((r) => r["QUERY PLAN"]).join("\n");
 }
@@ -119,7 +119,10 @@ describe("the email log partitioned by week (issue 28 item 5)", () => {
     expect(await partitionOf(older[0] as string)).toBe(weekOf(PAST));
     // One email by id: its own week only.
     expect((await getEmail(db.pool, "log-weeks", older[1] as string))?.id).toBe(older[1]);
-    const one = await plan("select * from emails where id = $1 and account = $2", [older[1], "log-weeks"]);
+    const one = await plan({
+      text: "select * from emails where id = $1 and account = $2",
+      values: [older[1], "log-weeks"],
+    });
     expect(scanned(one)).toEqual([weekOf(PAST)]);
     // Cursor paging crosses the week boundary in order, nothing skipped or repeated.
     const seen: string[] = [];
@@ -138,14 +141,13 @@ describe("the email log partitioned by week (issue 28 item 5)", () => {
     expect(seen).toEqual(all.sort().reverse());
     expect(seen).toEqual(expect.arrayContaining([...older, ...newer]));
     // A page past a cursor in the older week reads no newer week: they are pruned when the query starts.
-    const deep = await plan(LIST_EMAILS, listEmailsParams("log-weeks", { limit: 2, after: older[2] }));
+    const deep = await plan(listEmailsQuery("log-weeks", { limit: 2, after: older[2] }));
     const newest = weekOf(PAST);
     expect(scanned(deep).filter((p) => p !== "emails_default" && p > newest)).toEqual([]);
     expect(scanned(deep)).toContain(newest);
     // A time range reads its weeks only.
     const range = await plan(
-      LIST_EMAILS,
-      listEmailsParams("log-weeks", { limit: 2, since: PAST, until: new Date(PAST.getTime() + DAY_MS) }),
+      listEmailsQuery("log-weeks", { limit: 2, since: PAST, until: new Date(PAST.getTime() + DAY_MS) }),
     );
     expect(scanned(range)).toEqual([weekOf(PAST)]);
   });
@@ -156,6 +158,7 @@ describe("the email log partitioned by week (issue 28 item 5)", () => {
     await prepareTimelinePartitions(db.pool, at);
     const week = weekOf(at);
     const [waiting, ...sent] = await insertAged(at, 3);
+    expect(await count("email_addresses", "email_id", [...sent, waiting as string])).toBe(3);
     await db.pool.query(
       `insert into email_attachments (email_id, position, filename, content_type, content)
        select id, 0, 'a.txt', 'text/plain', 'a' from emails where id = any($1)`,
@@ -172,9 +175,10 @@ describe("the email log partitioned by week (issue 28 item 5)", () => {
     expect((await db.pool.query("select to_regclass($1) as t", [week])).rows[0].t).toBeNull();
     expect(await count("emails", "id", [...sent, waiting as string])).toBe(0);
     expect(await count("email_attachments", "email_id", sent)).toBe(0);
+    expect(await count("email_addresses", "email_id", [...sent, waiting as string])).toBe(0);
   });
 
-  it("deletes the attachments, raw messages and sandbox captures of the emails a statement deletes", async () => {
+  it("deletes the attachments, raw messages, sandbox captures and searched addresses of the emails a statement deletes", async () => {
     const ids = await accept(2);
     await db.pool.query(
       `insert into email_raw_messages (email_id, content) select id, 'raw' from emails where id = any($1)`,
@@ -186,7 +190,10 @@ describe("the email log partitioned by week (issue 28 item 5)", () => {
       [ids],
     );
     expect(await count("email_attachments", "email_id", ids)).toBe(2);
+    // The search's addresses (ADR 0061): the sender and the recipient of each.
+    expect(await count("email_addresses", "email_id", ids)).toBe(4);
     await db.pool.query("delete from emails where id = any($1)", [ids]);
+    expect(await count("email_addresses", "email_id", ids)).toBe(0);
     expect(await count("email_attachments", "email_id", ids)).toBe(0);
     expect(await count("email_raw_messages", "email_id", ids)).toBe(0);
     expect(await count("sandbox_messages", "email_id", ids)).toBe(0);

@@ -1,6 +1,9 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { acceptItem } from "../../../test/support/accept-item.ts";
 import { type TestDatabase, useDatabaseWithKey } from "../../../test/support/db.ts";
+import { FUNCTIONS_DIR } from "../db/migrate.ts";
 import { acceptEmails } from "../emails/accept.ts";
 import { createDeliveryStore, type RecipientOutcome } from "../emails/delivery.ts";
 import { appendEvents } from "../emails/events.ts";
@@ -139,6 +142,39 @@ describe("the overview's counters (issue 33 item 1)", () => {
     expect(view.groups.map((g) => g.delivered).reduce((a, b) => a + b, 0)).toBe(40);
   });
 
+  it("give a daily period the same figures from the days' rows as from the hours' (issue 33)", async () => {
+    const now = new Date();
+    for (const by of [undefined, "domain", "category", "tag"]) {
+      const query = normalizeStatsQuery({ bucket: "day", ...(by ? { by } : {}) }, now);
+      const days = await readStats(db.pool, "st", query);
+      expect(days.totals.sent).toBe(3);
+      expect(days).toEqual(await readStats(db.pool, "st", query, "hours"));
+    }
+    // The days counted before the days' table existed are summed from their hours once, when the counting
+    // function is applied (migration 0173): hours of other days, written as older releases left them.
+    await db.pool.query(
+      `insert into email_stats (account, dimension, hour, value, sent, delivered, deferred, latency)
+       select 'past', d.dimension, date_trunc('day', now(), 'UTC') - make_interval(hours => h), d.value, h, h - 1, 1,
+              array_fill(h % 3, array[31])
+       from generate_series(1, 24 * 5, 7) as h,
+            (values ('', ''), ('category', 'welcome'), ('category', 'receipt')) as d(dimension, value)`,
+    );
+    const before = await db.pool.query("select count(*)::int as n from email_stats_daily");
+    await db.pool.query("delete from email_stats_daily");
+    await db.pool.query(await readFile(path.join(FUNCTIONS_DIR, "mailroom_count_email_stats.sql"), "utf8"));
+    expect(
+      (await db.pool.query("select count(*)::int as n from email_stats_daily")).rows[0].n,
+    ).toBeGreaterThan(before.rows[0].n);
+    for (const account of ["past", "st"]) {
+      const query = normalizeStatsQuery({ bucket: "day", by: "category" }, now);
+      const days = await readStats(db.pool, account, query);
+      expect(days).toEqual(await readStats(db.pool, account, query, "hours"));
+      expect(days.series.filter((p) => p.sent > 0).length).toBeGreaterThan(account === "past" ? 3 : 0);
+    }
+    await db.pool.query("delete from email_stats where account = 'past'");
+    await db.pool.query("delete from email_stats_daily where account = 'past'");
+  });
+
   it("are purged past their retention, and kept with 0", async () => {
     await db.pool.query(
       `insert into email_stats (account, dimension, hour, value, sent, latency)
@@ -146,6 +182,20 @@ describe("the overview's counters (issue 33 item 1)", () => {
     );
     expect(await purgeEmailStats(db.pool, new Date(), 0)).toBe(0);
     expect(await purgeEmailStats(db.pool, new Date(), 400)).toBe(1);
+    // By whole UTC days, the hours' rows and the days' alike: a day is in both sources or in neither.
+    await db.pool.query(
+      `insert into email_stats (account, dimension, hour, value, sent, latency)
+       values ('old', '', date_trunc('day', now(), 'UTC') - interval '400 days' + interval '1 hour', '', 5, '{}')`,
+    );
+    await db.pool.query(
+      `insert into email_stats_daily (account, dimension, day, value, sent, latency)
+       values ('old', '', date_trunc('day', now(), 'UTC') - interval '400 days', '', 5, '{}'),
+              ('old', '', date_trunc('day', now(), 'UTC') - interval '401 days', '', 5, '{}')`,
+    );
+    expect(await purgeEmailStats(db.pool, new Date(), 400)).toBe(1);
+    expect(
+      (await db.pool.query("select count(*)::int as n from email_stats where account = 'old'")).rows[0].n,
+    ).toBe(1);
     expect((await read("st")).totals.sent).toBe(3);
   });
 });

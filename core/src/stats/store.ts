@@ -43,11 +43,24 @@ const HISTOGRAM = `array[${Array.from(
   (_, i) => `coalesce(sum(latency[${i + 1}]), 0)`,
 ).join(", ")}]::int[] as latency`;
 
+/**
+ * Where a period's counters are read: the hours' rows (`email_stats`), or the days' (`email_stats_daily`, the
+ * same counts summed per UTC day by the same writer), whose periods are whole days. A year of days is 365 rows
+ * per value instead of 8,760.
+ */
+type StatsSource = "hours" | "days";
+const SOURCES: Record<StatsSource, { table: string; time: string }> = {
+  hours: { table: "email_stats", time: "hour" },
+  days: { table: "email_stats_daily", time: "day" },
+};
+
 /** The counters of one account's dimension over the period, summed per `key` (a bucket's start or a value). */
-const summed = (key: string, tail = "") =>
-  `select ${key} as key, ${SUMS}, ${HISTOGRAM}
-   from email_stats where account = $1 and dimension = $4 and hour >= $2 and hour < $3
+const summed = (source: StatsSource, key: string, tail = "") => {
+  const { table, time } = SOURCES[source];
+  return `select ${key} as key, ${SUMS}, ${HISTOGRAM}
+   from ${table} where account = $1 and dimension = $4 and ${time} >= $2 and ${time} < $3
    group by 1 ${tail}`;
+};
 
 function figures(counts: StatsCounts, histogram: readonly number[]): StatsFigures {
   return {
@@ -62,11 +75,18 @@ const countsOf = (row: StatsCounts): StatsCounts =>
 
 /**
  * An account's figures over a period of whole UTC buckets: totals, one point per bucket and, with `by`, per
- * domain, category or tag. Reads the hourly counters (`email_stats`, kept as mail changes state by
- * mailroom_count_email_stats), at most one row per hour and value, never the log.
+ * domain, category or tag. Reads the counters kept as mail changes state by mailroom_count_email_stats, never
+ * the log: a daily period the days' rows, an hourly one the hours' (`source` only for the test that compares
+ * them).
  */
-export async function readStats(db: Queryable, account: string, query: StatsQuery): Promise<StatsView> {
-  const series = await db.query<Row>(summed("date_trunc($5, hour, 'UTC')"), [
+export async function readStats(
+  db: Queryable,
+  account: string,
+  query: StatsQuery,
+  source: StatsSource = query.bucket === "day" ? "days" : "hours",
+): Promise<StatsView> {
+  const time = SOURCES[source].time;
+  const series = await db.query<Row>(summed(source, `date_trunc($5, ${time}, 'UTC')`), [
     account,
     query.from,
     query.to,
@@ -76,6 +96,7 @@ export async function readStats(db: Queryable, account: string, query: StatsQuer
   const groups = query.by
     ? await db.query<Row>(
         summed(
+          source,
           "value",
           `order by sum(sent) desc, sum(delivered + bounced + complained + failed + deferred) desc, value
            limit ${GROUPS_LIMIT}`,
@@ -107,12 +128,14 @@ export async function readStats(db: Queryable, account: string, query: StatsQuer
   };
 }
 
-/** Drops the counters of hours older than `days` days (0: keeps them forever). Returns how many rows went. */
+/**
+ * Drops the counters of the UTC days that ended more than `days` days ago (0: keeps them forever), hours and
+ * days alike, so both sources keep the same whole days. Returns how many rows went.
+ */
 export async function purgeEmailStats(db: Queryable, now: Date, days: number): Promise<number> {
   if (days <= 0) return 0;
-  const result = await db.query(
-    `delete from email_stats where hour < $1::timestamptz - make_interval(days => $2)`,
-    [now, days],
-  );
-  return result.rowCount ?? 0;
+  const cutoff = "date_trunc('day', $1::timestamptz - make_interval(days => $2), 'UTC')";
+  const hours = await db.query(`delete from email_stats where hour < ${cutoff}`, [now, days]);
+  const byDay = await db.query(`delete from email_stats_daily where day < ${cutoff}`, [now, days]);
+  return (hours.rowCount ?? 0) + (byDay.rowCount ?? 0);
 }

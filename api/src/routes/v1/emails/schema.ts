@@ -142,8 +142,8 @@ export const listQuerySchema = {
       type: "string",
       maxLength: 200,
       description:
-        "Search: every word (at most 4) starts a word of the subject, the sender's or a recipient's address, " +
-        "or the Message-ID; or one tag `name:value`",
+        "Search, every term (at most 4) must match: `<…>` is a Message-ID; a term with `@` starts the sender's " +
+        "or a recipient's address; `name:value` is a tag; any other starts a word of the subject or an address",
     },
   },
 } as const;

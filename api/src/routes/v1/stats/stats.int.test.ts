@@ -7,7 +7,10 @@ let db: TestDatabase;
 let app: FastifyInstance;
 let key: string;
 
-/** Counters as mailroom_count_email_stats leaves them (its own test drives the lifecycle). */
+/**
+ * Counters as mailroom_count_email_stats leaves them (its own test drives the lifecycle): the hour's row, and
+ * the same counts added to the day's.
+ */
 async function counted(
   account: string,
   dimension: string,
@@ -19,6 +22,17 @@ async function counted(
   await db.pool.query(
     `insert into email_stats (account, dimension, hour, value, sent, delivered, bounced, complained, failed, deferred, latency)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    [account, dimension, hour, value, ...counts, latency],
+  );
+  await db.pool.query(
+    `insert into email_stats_daily as s (account, dimension, day, value, sent, delivered, bounced, complained,
+                                         failed, deferred, latency)
+     values ($1, $2, date_trunc('day', $3::timestamptz, 'UTC'), $4, $5, $6, $7, $8, $9, $10, $11)
+     on conflict (account, dimension, day, value) do update
+       set sent = s.sent + excluded.sent, delivered = s.delivered + excluded.delivered,
+           bounced = s.bounced + excluded.bounced, complained = s.complained + excluded.complained,
+           failed = s.failed + excluded.failed, deferred = s.deferred + excluded.deferred,
+           latency = mailroom_stats_add(s.latency, excluded.latency)`,
     [account, dimension, hour, value, ...counts, latency],
   );
 }
