@@ -1,4 +1,4 @@
-import { CRONTAB, type LaneName, type TasksOfLane } from "@mailroom/core/jobs";
+import { CRONTAB, type LaneName, RESERVED_DELIVERY_LANE, type TasksOfLane } from "@mailroom/core/jobs";
 import type { Task } from "graphile-worker";
 import type { WorkerDeps } from "./deps.ts";
 import { startHeartbeat } from "./heartbeat.ts";
@@ -22,10 +22,13 @@ export interface WorkerHandle {
 }
 
 /**
- * Starts Mailroom's two lanes on the shared pool (ADR 0012): `delivery` runs only `deliver` jobs with
+ * Starts Mailroom's lanes on the shared pool (ADR 0012): `delivery` runs only `deliver` jobs with
  * `worker.concurrency` slots; `background` runs webhooks, their fan-out and the periodic jobs with slots of
  * its own, so no amount of webhook work (a receiver that times out, thousands of retries) takes a slot a
- * delivery needs, and a delivery backlog does not starve webhooks. Each lane's runner is kept running (see
+ * delivery needs, and a delivery backlog does not starve webhooks. `reserved` (unless its concurrency is 0)
+ * runs only the `deliver` jobs added within their account's fair share, with `worker.reservedConcurrency`
+ * slots and no local queue: a flood holding every delivery slot, and the jobs its lane fetched ahead, cannot
+ * make a quiet account's email wait for them (ADR 0064). Each lane's runner is kept running (see
  * `startLane`); the heartbeat beats only for runners that are up. Signals are left to the program, which stops
  * the lanes gracefully (in-flight jobs finish) on SIGTERM/SIGINT.
  */
@@ -54,6 +57,8 @@ export async function startWorker(
     pollIntervalMs: options.pollIntervalMs,
   };
   const onDead = (ids: readonly string[]) => heartbeat.release(ids);
+  // One task for both delivery lanes: concurrent deliveries share their claim and record statements.
+  const deliveries = { deliver: makeDeliverTask(deps) } satisfies LaneTasks<"delivery">;
   try {
     lanes.push(
       await startLane(
@@ -61,12 +66,28 @@ export async function startWorker(
           name: "delivery",
           concurrency: deps.config.worker.concurrency,
           localQueueSize: deps.config.worker.localQueueSize,
-          taskList: { deliver: makeDeliverTask(deps) } satisfies LaneTasks<"delivery">,
+          taskList: deliveries,
         },
         laneDeps,
         onDead,
       ),
     );
+    if (deps.config.worker.reservedConcurrency > 0) {
+      lanes.push(
+        await startLane(
+          {
+            name: RESERVED_DELIVERY_LANE.name,
+            concurrency: deps.config.worker.reservedConcurrency,
+            // No local queue (see graphileWorkerOptions): each idle slot fetches its own job when new jobs are
+            // announced, a walk past every waiting job beyond its share when none is within (ADR 0064).
+            forbiddenFlags: RESERVED_DELIVERY_LANE.forbiddenFlags,
+            taskList: { [RESERVED_DELIVERY_LANE.task]: deliveries[RESERVED_DELIVERY_LANE.task] },
+          },
+          laneDeps,
+          onDead,
+        ),
+      );
+    }
     lanes.push(
       await startLane(
         {
