@@ -19,6 +19,11 @@ export interface LaneSpec {
   localQueueSize?: number;
   /** Jobs carrying any of these graphile-worker flags are left to other lanes (ADR 0064); no local queue then. */
   forbiddenFlags?: readonly string[];
+  /**
+   * Wake the lane only for the notifications this counts (> 0 jobs), not for every new job as graphile-worker
+   * does (its poll still runs): a lane that runs few of the jobs saves the fetches that would find none.
+   */
+  wakeOn?: (payload: string | undefined) => number;
   crontab?: string;
 }
 
@@ -158,7 +163,18 @@ export async function startLane(
       if (releaseWhenIdle.has(worker.workerId)) releaseNow([worker.workerId]);
     });
     // With a local queue the pool itself locks the jobs it fetches ahead: they are released like its workers'.
-    events.on("pool:create", ({ workerPool }) => mine.push(workerPool.id));
+    events.on("pool:create", ({ workerPool }) => {
+      mine.push(workerPool.id);
+      const { wakeOn } = spec;
+      if (!wakeOn) return;
+      // graphile-worker nudges the pool once per `jobs:insert` notification, right after this event.
+      const nudge = workerPool.nudge.bind(workerPool);
+      workerPool.nudge = () => {};
+      events.on("pool:listen:notification", ({ workerPool: pool, message }) => {
+        const n = pool === workerPool && message.channel === "jobs:insert" ? wakeOn(message.payload) : 0;
+        if (n > 0) nudge(n);
+      });
+    });
     // A pool that shuts down without being asked to (a completion or failure it could not write) takes no job
     // again, though its runner's promise may take long to settle, or never: the lane moves on at once.
     events.on("pool:gracefulShutdown", ({ message }) => {

@@ -30,6 +30,8 @@ declare
   v_accounts text[];
   v_clock_accounts text[];
   v_starts timestamptz[];
+  v_specs graphile_worker.job_spec[];
+  v_within_share int;
 begin
   if cardinality(p_email_ids) = 0 then
     return;
@@ -76,7 +78,7 @@ begin
     from per_account p join delivery_turns t on t.account = p.account
     where p.account not in (select m.account from mine m)
   ) as s;
-  perform graphile_worker.add_jobs(array(
+  v_specs := array(
     select row('deliver',
                case when j.trace is null then json_build_object('emailId', j.id)
                     else json_build_object('emailId', j.id, 'trace', j.trace) end,
@@ -97,6 +99,12 @@ begin
       left join unnest(v_clock_accounts, v_starts) as c(account, start_at) on c.account = u.account
     ) as j
     order by j.n
-  ));
+  );
+  perform graphile_worker.add_jobs(v_specs);
+  -- The reserved lane wakes only for jobs within their share (ADR 0064; core/src/jobs withinShareAnnounced).
+  select count(*) into v_within_share from unnest(v_specs) as s where s.flags is null;
+  if v_within_share > 0 then
+    perform pg_notify('jobs:insert', json_build_object('count', 0, 'withinShare', v_within_share)::text);
+  end if;
 end
 $$;

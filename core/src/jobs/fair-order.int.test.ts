@@ -3,7 +3,7 @@ import { acceptItem } from "../../../test/support/accept-item.ts";
 import { type TestDatabase, useDatabaseWithKey } from "../../../test/support/db.ts";
 import { type PoolClient, withTransaction } from "../db/pool.ts";
 import { acceptEmails } from "../emails/accept.ts";
-import { enqueueDeliver, OVER_FAIR_SHARE_FLAG } from "./index.ts";
+import { enqueueDeliver, OVER_FAIR_SHARE_FLAG, withinShareAnnounced } from "./index.ts";
 
 // The order of `deliver` jobs across accounts (issue 31 item 3, ADR 0053): each job's priority is its
 // account's lead over now in turns of 10 ms. Each case runs in one transaction, where now() stands still,
@@ -176,5 +176,52 @@ describe("the reserved lane's flag", () => {
       await enqueueDeliver(client, [{ emailId: id, keyed: true }]);
       expect(await keyed()).toEqual([{ priority: 0, flags: null }]);
     });
+  });
+
+  // The reserved lane wakes only for these announcements, so a flood's inserts cost it no fetch.
+  it("announces the jobs within their share on graphile-worker's channel, and only those", async () => {
+    const listener = await db.pool.connect();
+    const payloads: string[] = [];
+    listener.on("notification", (n) => {
+      if (n.channel === "jobs:insert" && n.payload) payloads.push(n.payload);
+    });
+    try {
+      await listener.query('listen "jobs:insert"');
+      await withTransaction(db.pool, async (client) => {
+        await setClock(client, "quiet", "-1 minute");
+        await setClock(client, "flood", "-1 minute");
+      });
+      await withTransaction(db.pool, (client) => acceptIds(client, "quiet", 1));
+      await withTransaction(db.pool, (client) => acceptIds(client, "flood", 150));
+      await withTransaction(db.pool, async (client) => {
+        await setClock(client, "flood", "10 seconds");
+        await acceptIds(client, "flood", 100);
+      });
+      // A round trip on the listening connection delivers what was notified before it.
+      await listener.query("select 1");
+      expect(payloads.map(withinShareAnnounced)).toEqual([0, 1, 0, 100, 0]);
+      // graphile-worker's runners read `count` and nudge nobody for 0.
+      expect(payloads.filter((p) => withinShareAnnounced(p) > 0).map((p) => JSON.parse(p).count)).toEqual([
+        0, 0,
+      ]);
+    } finally {
+      await listener.query('unlisten "jobs:insert"');
+      listener.release();
+    }
+  });
+});
+
+describe("withinShareAnnounced", () => {
+  it("counts only the announcement of jobs within their share", () => {
+    expect(withinShareAnnounced('{"count":0,"withinShare":3}')).toBe(3);
+    for (const other of [
+      '{"r":0.5,"count":100}',
+      '{"withinShare":-1}',
+      '{"withinShare":"2"}',
+      "null",
+      "",
+      undefined,
+    ])
+      expect(withinShareAnnounced(other)).toBe(0);
   });
 });

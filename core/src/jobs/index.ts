@@ -92,6 +92,23 @@ export const RESERVED_DELIVERY_LANE = {
   forbiddenFlags: [OVER_FAIR_SHARE_FLAG],
 } as const satisfies { name: string; task: TaskName; forbiddenFlags: readonly string[] };
 
+/**
+ * How many jobs within their account's fair share a `jobs:insert` notification announces: the reserved lane
+ * wakes only for these, never for a flood's jobs (each of its fetches walks past every waiting flagged job,
+ * ADR 0064). `mailroom_enqueue_deliver` sends `{"count": 0, "withinShare": n}` beside graphile-worker's own
+ * notification (count 0: graphile-worker's runners ignore it); any other payload counts 0.
+ */
+export function withinShareAnnounced(payload: string | undefined): number {
+  try {
+    const parsed: unknown = JSON.parse(payload ?? "");
+    const n =
+      typeof parsed === "object" && parsed !== null ? (parsed as { withinShare?: unknown }).withinShare : 0;
+    return typeof n === "number" && Number.isInteger(n) && n > 0 ? n : 0;
+  } catch {
+    return 0;
+  }
+}
+
 type PeriodicTask = { [T in TaskName]: JobPayloads[T] extends CronPayload ? T : never }[TaskName];
 
 /**
