@@ -29,9 +29,9 @@ export interface WorkerHandle {
 }
 
 /**
- * Starts Mailroom's lanes on the shared pool (ADR 0012): `delivery` runs only `deliver` jobs with
- * `worker.concurrency` slots; `background` runs webhooks, their fan-out and the periodic jobs with slots of
- * its own, so no amount of webhook work (a receiver that times out, thousands of retries) takes a slot a
+ * Starts Mailroom's lanes (ADR 0012), their tasks on the shared pool: `delivery` runs only `deliver` jobs
+ * with `worker.concurrency` slots; `background` runs webhooks, their fan-out and the periodic jobs with slots
+ * of its own, so no amount of webhook work (a receiver that times out, thousands of retries) takes a slot a
  * delivery needs, and a delivery backlog does not starve webhooks. `reserved` (unless its concurrency is 0)
  * runs only the `deliver` jobs added within their account's fair share, with `worker.reservedConcurrency`
  * slots and no local queue: a flood holding every delivery slot, and the jobs its lane fetched ahead, cannot
