@@ -109,11 +109,19 @@ export async function runBaseline(
 }
 
 // ── (b) Mailroom throughput ────────────────────────────────────────────────────────────────────────────────
-export async function startMailroomWorker(run: DeliveryRun, setup: Setup, sink: Sink, databaseUrl: string) {
+export async function startMailroomWorker(
+  run: DeliveryRun,
+  setup: Setup,
+  sink: Sink,
+  databaseUrl: string,
+  /** MAILROOM_* variables for this worker only (bench/fairness's phase without the reserved lane). */
+  env: Record<string, string> = {},
+) {
   const child: WorkerChild = forkChild(
     new URL("./worker.ts", import.meta.url),
     !run.settings.serverLogs,
     run.settings.profileArgs,
+    env,
   );
   run.onCleanup(async () => {
     child.send({ type: "stop" });

@@ -44,7 +44,8 @@ async function main(job: WorkerJob): Promise<void> {
   });
   const logger = createLogger({ level: config.log.level, name: "mailroom" }).child({ program: "worker" });
   // As cli/src/programs.ts sizes it: each concurrent job holds a client while it records its outcome.
-  const poolSize = Math.max(config.database.poolSize, config.worker.concurrency + 4);
+  const slots = config.worker.concurrency + config.worker.reservedConcurrency;
+  const poolSize = Math.max(config.database.poolSize, slots + 4);
   const pool = createPool({ url: job.databaseUrl, max: poolSize, applicationName: "mailroom-worker" });
   const worker = await startWorker({
     config,

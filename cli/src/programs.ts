@@ -125,7 +125,8 @@ export async function startWorkerProgram(
   const { createSigner, createTransport, startWorker } = await import("@mailroom/worker");
   // Each concurrent job holds a client while it records its outcome; keep a few spare for the runners
   // themselves (one LISTEN connection each, the heartbeat).
-  const slots = config.worker.concurrency + config.worker.backgroundConcurrency;
+  const slots =
+    config.worker.concurrency + config.worker.reservedConcurrency + config.worker.backgroundConcurrency;
   const poolSize = Math.max(config.database.poolSize, slots + 4);
   const pool = openPool(
     { ...config, database: { ...config.database, poolSize } },

@@ -21,6 +21,11 @@ export interface SmtpSink {
   messages: ReceivedMessage[];
   /** Decides per recipient; accept everyone by default. */
   answer: (recipient: string) => RecipientAnswer;
+  /**
+   * Holds a message's end of DATA (its 250 and its place in `messages`) until the promise it returns settles,
+   * as a slow receiver would; none held by default.
+   */
+  hold: (envelope: { from: string; to: string[] }) => Promise<void> | undefined;
   /** Resolves once `count` messages have arrived. */
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedMessage[]>;
   close(): Promise<void>;
@@ -41,6 +46,7 @@ export async function startSmtpSink(
     url: "",
     messages,
     answer: () => ({ code: 250 }),
+    hold: () => undefined,
     waitFor: (count, timeoutMs = 10_000) =>
       new Promise((resolve, reject) => {
         // Waiters are taken off at each message: one still short of `count` puts itself back.
@@ -78,27 +84,31 @@ export async function startSmtpSink(
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("end", () => {
-        const raw = Buffer.concat(chunks);
-        // Kept, so that the test sees what was sent; closing the sink then fails the file.
-        checkLineLengths(raw);
-        PostalMime.parse(raw).then(
-          (parsed) => {
-            messages.push({
-              envelope: {
-                from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
-                to: session.envelope.rcptTo.map((r) => r.address),
-                bodyType: session.envelope.bodyType ?? "7bit",
-                smtpUtf8: session.envelope.smtpUtf8 === true,
-              },
-              raw,
-              parsed,
-              receivedAt: Date.now(),
-            });
-            for (const w of waiters.splice(0)) w();
-            callback(null, "accepted by sink");
-          },
-          (error: Error) => callback(error),
-        );
+        const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";
+        const to = session.envelope.rcptTo.map((r) => r.address);
+        (sink.hold({ from, to }) ?? Promise.resolve()).then(() => {
+          const raw = Buffer.concat(chunks);
+          // Kept, so that the test sees what was sent; closing the sink then fails the file.
+          checkLineLengths(raw);
+          PostalMime.parse(raw).then(
+            (parsed) => {
+              messages.push({
+                envelope: {
+                  from,
+                  to,
+                  bodyType: session.envelope.bodyType ?? "7bit",
+                  smtpUtf8: session.envelope.smtpUtf8 === true,
+                },
+                raw,
+                parsed,
+                receivedAt: Date.now(),
+              });
+              for (const w of waiters.splice(0)) w();
+              callback(null, "accepted by sink");
+            },
+            (error: Error) => callback(error),
+          );
+        }, callback);
       });
     },
   });

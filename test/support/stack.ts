@@ -100,7 +100,8 @@ export async function startWorkerStack(
   db: TestDatabase,
   smtpUrl: string,
   env: Record<string, string> = {},
-  options: { logger?: Logger; signerTtlMs?: number } = {},
+  /** `pollIntervalMs`: the runners' fallback poll (200 ms unless given; new jobs are announced anyway). */
+  options: { logger?: Logger; signerTtlMs?: number; pollIntervalMs?: number } = {},
 ): Promise<WorkerHandle & { metrics: WorkerMetrics }> {
   const config = loadConfig({ DATABASE_URL: db.url, MAILROOM_SMTP_URL: smtpUrl, ...env });
   const metrics = createWorkerMetrics();
@@ -115,7 +116,7 @@ export async function startWorkerStack(
       verpKey: deriveVerpKey(TEST_KEK),
       kek: TEST_KEK,
     },
-    { pollIntervalMs: 200 },
+    { pollIntervalMs: options.pollIntervalMs ?? 200 },
   );
   return { ...handle, metrics };
 }

@@ -17,6 +17,13 @@ export interface LaneSpec {
   concurrency: number;
   /** Jobs fetched ahead into the local queue (default: `concurrency`). */
   localQueueSize?: number;
+  /** Jobs carrying any of these graphile-worker flags are left to other lanes (ADR 0064); no local queue then. */
+  forbiddenFlags?: readonly string[];
+  /**
+   * Wake the lane only for the notifications this counts (> 0 jobs), not for every new job as graphile-worker
+   * does (its poll still runs): a lane that runs few of the jobs saves the fetches that would find none.
+   */
+  wakeOn?: (payload: string | undefined) => number;
   crontab?: string;
 }
 
@@ -46,15 +53,24 @@ export function graphileWorkerOptions(options: {
    * every job that fetch took, whatever its priority: fewer means fairer turns and more fetches (ADR 0053).
    */
   localQueueSize?: number | undefined;
+  /**
+   * Jobs carrying any of these flags are left to other runners (the reserved lane, ADR 0064). Such a runner
+   * has no local queue: graphile-worker 0.17's workers with flags fetch their own jobs and never take from it,
+   * while the queue's own fetch ignores the flags, so the jobs it prefetched would sit locked, unrun (seen in
+   * bench/fairness: two jobs held until the queue's 30-minute TTL).
+   */
+  forbiddenFlags?: readonly string[] | undefined;
   /** Fallback poll for jobs (default 2 s); new jobs are announced by LISTEN/NOTIFY. */
   pollIntervalMs?: number | undefined;
-}): Pick<RunnerOptions, "concurrency" | "pollInterval" | "preset"> {
+}): Pick<RunnerOptions, "concurrency" | "pollInterval" | "preset" | "forbiddenFlags"> {
+  const flags = options.forbiddenFlags && options.forbiddenFlags.length > 0 ? options.forbiddenFlags : null;
   return {
     concurrency: options.concurrency,
     pollInterval: options.pollIntervalMs ?? 2_000,
+    ...(flags ? { forbiddenFlags: [...flags] } : {}),
     preset: {
       worker: {
-        localQueue: { size: options.localQueueSize ?? options.concurrency },
+        localQueue: { size: flags ? -1 : (options.localQueueSize ?? options.concurrency) },
         completeJobBatchDelay: 0,
         failJobBatchDelay: 0,
       },
@@ -147,7 +163,18 @@ export async function startLane(
       if (releaseWhenIdle.has(worker.workerId)) releaseNow([worker.workerId]);
     });
     // With a local queue the pool itself locks the jobs it fetches ahead: they are released like its workers'.
-    events.on("pool:create", ({ workerPool }) => mine.push(workerPool.id));
+    events.on("pool:create", ({ workerPool }) => {
+      mine.push(workerPool.id);
+      const { wakeOn } = spec;
+      if (!wakeOn) return;
+      // graphile-worker nudges the pool once per `jobs:insert` notification, right after this event.
+      const nudge = workerPool.nudge.bind(workerPool);
+      workerPool.nudge = () => {};
+      events.on("pool:listen:notification", ({ workerPool: pool, message }) => {
+        const n = pool === workerPool && message.channel === "jobs:insert" ? wakeOn(message.payload) : 0;
+        if (n > 0) nudge(n);
+      });
+    });
     // A pool that shuts down without being asked to (a completion or failure it could not write) takes no job
     // again, though its runner's promise may take long to settle, or never: the lane moves on at once.
     events.on("pool:gracefulShutdown", ({ message }) => {
@@ -159,6 +186,7 @@ export async function startLane(
       ...graphileWorkerOptions({
         concurrency: spec.concurrency,
         localQueueSize: spec.localQueueSize,
+        forbiddenFlags: spec.forbiddenFlags,
         pollIntervalMs: deps.pollIntervalMs,
       }),
       noHandleSignals: true,

@@ -1,4 +1,11 @@
-import { CRONTAB, type LaneName, type TasksOfLane } from "@mailroom/core/jobs";
+import { createPool, endPool, type Pool } from "@mailroom/core/db";
+import {
+  CRONTAB,
+  type LaneName,
+  RESERVED_DELIVERY_LANE,
+  type TasksOfLane,
+  withinShareAnnounced,
+} from "@mailroom/core/jobs";
 import type { Task } from "graphile-worker";
 import type { WorkerDeps } from "./deps.ts";
 import { startHeartbeat } from "./heartbeat.ts";
@@ -23,10 +30,13 @@ export interface WorkerHandle {
 }
 
 /**
- * Starts Mailroom's two lanes on the shared pool (ADR 0012): `delivery` runs only `deliver` jobs with
- * `worker.concurrency` slots; `background` runs webhooks, their fan-out and the periodic jobs with slots of
- * its own, so no amount of webhook work (a receiver that times out, thousands of retries) takes a slot a
- * delivery needs, and a delivery backlog does not starve webhooks. Each lane's runner is kept running (see
+ * Starts Mailroom's lanes (ADR 0012), their tasks on the shared pool: `delivery` runs only `deliver` jobs
+ * with `worker.concurrency` slots; `background` runs webhooks, their fan-out and the periodic jobs with slots
+ * of its own, so no amount of webhook work (a receiver that times out, thousands of retries) takes a slot a
+ * delivery needs, and a delivery backlog does not starve webhooks. `reserved` (unless its concurrency is 0)
+ * runs only the `deliver` jobs added within their account's fair share, with `worker.reservedConcurrency`
+ * slots and no local queue: a flood holding every delivery slot, and the jobs its lane fetched ahead, cannot
+ * make a quiet account's email wait for them (ADR 0064). Each lane's runner is kept running (see
  * `startLane`); the heartbeat beats only for runners that are up. Signals are left to the program, which stops
  * the lanes gracefully (in-flight jobs finish) on SIGTERM/SIGINT.
  */
@@ -59,6 +69,9 @@ export async function startWorker(
     pollIntervalMs: options.pollIntervalMs,
   };
   const onDead = (ids: readonly string[]) => heartbeat.release(ids);
+  // One task for both delivery lanes: concurrent deliveries share their claim and record statements.
+  const deliveries = { deliver: makeDeliverTask(deps) } satisfies LaneTasks<"delivery">;
+  let reservedPool: Pool | undefined;
   try {
     lanes.push(
       await startLane(
@@ -66,12 +79,30 @@ export async function startWorker(
           name: "delivery",
           concurrency: deps.config.worker.concurrency,
           localQueueSize: deps.config.worker.localQueueSize,
-          taskList: { deliver: makeDeliverTask(deps) } satisfies LaneTasks<"delivery">,
+          taskList: deliveries,
         },
         laneDeps,
         onDead,
       ),
     );
+    if (deps.config.worker.reservedConcurrency > 0) {
+      reservedPool = openReservedPool(deps.pool, deps.config.worker.reservedConcurrency, deps.logger);
+      lanes.push(
+        await startLane(
+          {
+            name: RESERVED_DELIVERY_LANE.name,
+            concurrency: deps.config.worker.reservedConcurrency,
+            // No local queue (see graphileWorkerOptions): each idle slot fetches its own job, woken only when
+            // jobs within their share are added, so a flood's inserts cost it no fetch (ADR 0064).
+            forbiddenFlags: RESERVED_DELIVERY_LANE.forbiddenFlags,
+            wakeOn: withinShareAnnounced,
+            taskList: { [RESERVED_DELIVERY_LANE.task]: deliveries[RESERVED_DELIVERY_LANE.task] },
+          },
+          { ...laneDeps, pool: reservedPool },
+          onDead,
+        ),
+      );
+    }
     lanes.push(
       await startLane(
         {
@@ -98,6 +129,7 @@ export async function startWorker(
     await heartbeat.stop([]);
     await shaping?.stop();
     webhooks.close();
+    if (reservedPool) await endPool(reservedPool);
     throw error;
   }
   return {
@@ -108,7 +140,25 @@ export async function startWorker(
       await heartbeat.stop(ids);
       await shaping?.stop();
       webhooks.close();
+      if (reservedPool) await endPool(reservedPool);
       await deps.transport.close();
     },
   };
+}
+
+/**
+ * The reserved lane's own connections for graphile-worker's fetches, completions and LISTEN (its deliveries
+ * use the worker's pool). graphile-worker's fetch filters the flags outside its `(priority, run_at)` index, and
+ * the planner, misjudging that filter, read and sorted the whole jobs table even when a job within its share
+ * waited at the front: 24 ms at 20,000 waiting flood jobs, 108 ms at 100,000. Without sequential scans and
+ * sorts it walks the index in order and stops at the first such job (0.08 ms; ADR 0064).
+ */
+function openReservedPool(pool: Pool, slots: number, logger: WorkerDeps["logger"]): Pool {
+  return createPool({
+    url: pool.options.connectionString ?? "",
+    max: slots + 2,
+    applicationName: "mailroom-worker-reserved",
+    settings: { enable_seqscan: "off", enable_sort: "off" },
+    onError: (error) => logger.warn({ err: error }, "reserved lane: idle client error"),
+  });
 }

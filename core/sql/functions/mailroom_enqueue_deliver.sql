@@ -14,14 +14,24 @@
 -- volatile function it calls. A clock held by a concurrent transaction is never waited for: that call
 -- reads the clock as committed and leaves its jobs in `delivery_turn_credits` (also written only here),
 -- which the clock's next holder adds. So no caller waits on a clock and no lock cycle can involve one.
+--
+-- The reserved delivery lane (ADR 0064): a job whose priority reaches one second of the fair rate (its
+-- account is beyond its fair share) carries graphile-worker's flag `over_fair_share`, which the worker's
+-- reserved lane forbids; so those few slots run only mail of accounts within their share, and a quiet
+-- account's email never waits for a flood's deliveries to end. Same task, payload and handler: a worker of
+-- any release runs every job (flags only keep jobs out of a runner that forbids them).
 create or replace function mailroom_enqueue_deliver(
   p_email_ids uuid[], p_run_at timestamptz[], p_traces jsonb[], p_keyed boolean[]
 ) returns void language plpgsql set plan_cache_mode = force_generic_plan set enable_seqscan = off as $$
 declare
   c_turn constant interval := interval '10 milliseconds';
+  -- An account's fair share: its jobs within one second of the fair rate (100 turns) ahead of now.
+  c_share_turns constant int := 100;
   v_accounts text[];
   v_clock_accounts text[];
   v_starts timestamptz[];
+  v_specs graphile_worker.job_spec[];
+  v_within_share int;
 begin
   if cardinality(p_email_ids) = 0 then
     return;
@@ -68,23 +78,33 @@ begin
     from per_account p join delivery_turns t on t.account = p.account
     where p.account not in (select m.account from mine m)
   ) as s;
-  perform graphile_worker.add_jobs(array(
+  v_specs := array(
     select row('deliver',
-               case when u.trace is null then json_build_object('emailId', u.id)
-                    else json_build_object('emailId', u.id, 'trace', u.trace) end,
-               null, u.run_at, null, case when u.keyed then 'deliver:' || u.id end,
-               -- The account's lead over now, in turns, plus the job's place among its account's jobs here.
-               case when c.start_at is null then 0
-                    else least(32767, floor(extract(epoch from greatest(c.start_at - now(), interval '0'))
-                                            / extract(epoch from c_turn))::bigint
-                                      + row_number() over (partition by u.account order by u.n) - 1)::int
-               end,
-               null
+               case when j.trace is null then json_build_object('emailId', j.id)
+                    else json_build_object('emailId', j.id, 'trace', j.trace) end,
+               null, j.run_at, null, case when j.keyed then 'deliver:' || j.id end, j.priority,
+               -- Beyond the account's fair share: kept out of the reserved delivery lane (ADR 0064).
+               case when j.priority >= c_share_turns then array['over_fair_share'] end
               )::graphile_worker.job_spec
-    from unnest(p_email_ids, p_run_at, p_traces, p_keyed, v_accounts)
-           with ordinality as u(id, run_at, trace, keyed, account, n)
-    left join unnest(v_clock_accounts, v_starts) as c(account, start_at) on c.account = u.account
-    order by u.n
-  ));
+    from (
+      select u.id, u.trace, u.run_at, u.keyed, u.n,
+             -- The account's lead over now, in turns, plus the job's place among its account's jobs here.
+             case when c.start_at is null then 0
+                  else least(32767, floor(extract(epoch from greatest(c.start_at - now(), interval '0'))
+                                          / extract(epoch from c_turn))::bigint
+                                    + row_number() over (partition by u.account order by u.n) - 1)::int
+             end as priority
+      from unnest(p_email_ids, p_run_at, p_traces, p_keyed, v_accounts)
+             with ordinality as u(id, run_at, trace, keyed, account, n)
+      left join unnest(v_clock_accounts, v_starts) as c(account, start_at) on c.account = u.account
+    ) as j
+    order by j.n
+  );
+  perform graphile_worker.add_jobs(v_specs);
+  -- The reserved lane wakes only for jobs within their share (ADR 0064; core/src/jobs withinShareAnnounced).
+  select count(*) into v_within_share from unnest(v_specs) as s where s.flags is null;
+  if v_within_share > 0 then
+    perform pg_notify('jobs:insert', json_build_object('count', 0, 'withinShare', v_within_share)::text);
+  end if;
 end
 $$;

@@ -74,6 +74,15 @@ describe("config", () => {
     );
   });
 
+  it("keeps 2 reserved delivery slots unless MAILROOM_WORKER_RESERVED_CONCURRENCY says (0: no reserved lane)", () => {
+    expect(loadConfig({}).worker.reservedConcurrency).toBe(2);
+    expect(loadConfig({ MAILROOM_WORKER_RESERVED_CONCURRENCY: "0" }).worker.reservedConcurrency).toBe(0);
+    expect(loadConfig({ MAILROOM_WORKER_RESERVED_CONCURRENCY: "4" }).worker.reservedConcurrency).toBe(4);
+    expect(() => loadConfig({ MAILROOM_WORKER_RESERVED_CONCURRENCY: "-1" })).toThrow(
+      /MAILROOM_WORKER_RESERVED_CONCURRENCY/,
+    );
+  });
+
   it("treats empty values as unset and lets the environment override program defaults", () => {
     expect(loadConfig({ MAILROOM_API_PORT: "" }).api.port).toBe(8443);
     const relaxed = { MAILROOM_ALLOW_UNVERIFIED_FROM: "true" };

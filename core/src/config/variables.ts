@@ -57,6 +57,10 @@ export const VARIABLES: Readonly<Record<string, { programs: ProgramName[]; help:
   MAILROOM_WORKER_CONCURRENCY: { programs: WORKER, help: "jobs one worker runs at once" },
   MAILROOM_WORKER_BACKGROUND_CONCURRENCY: { programs: WORKER, help: "webhook and periodic job slots" },
   MAILROOM_WORKER_LOCAL_QUEUE_SIZE: { programs: WORKER, help: "delivery jobs fetched ahead of the slots" },
+  MAILROOM_WORKER_RESERVED_CONCURRENCY: {
+    programs: WORKER,
+    help: "delivery slots for accounts within their fair share",
+  },
   MAILROOM_WORKER_INTERNAL_PORT: { programs: WORKER, help: "the worker's internal port" },
   MAILROOM_WORKER_HEARTBEAT_SECONDS: { programs: WORKER, help: "how often a worker says it is alive" },
   MAILROOM_WORKER_DEAD_AFTER_SECONDS: { programs: WORKER, help: "silence after which its jobs are retried" },

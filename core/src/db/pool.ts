@@ -9,6 +9,8 @@ export interface PoolOptions {
   max: number;
   applicationName: string;
   onError?: (error: Error) => void;
+  /** Settings of every session of the pool (`-c name=value` at connect), e.g. planner settings for one use. */
+  settings?: Readonly<Record<string, string>>;
 }
 
 // Each pool's connections that are open (connected and not yet closed), for endPool.
@@ -27,6 +29,13 @@ export function createPool(options: PoolOptions): Pool {
     idleTimeoutMillis: 30_000,
     query_timeout: 30_000,
     keepAlive: true,
+    ...(options.settings
+      ? {
+          options: Object.entries(options.settings)
+            .map(([name, value]) => `-c ${name}=${value}`)
+            .join(" "),
+        }
+      : {}),
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on("error", (error) => options.onError?.(error));

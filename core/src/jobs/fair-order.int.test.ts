@@ -3,7 +3,7 @@ import { acceptItem } from "../../../test/support/accept-item.ts";
 import { type TestDatabase, useDatabaseWithKey } from "../../../test/support/db.ts";
 import { type PoolClient, withTransaction } from "../db/pool.ts";
 import { acceptEmails } from "../emails/accept.ts";
-import { enqueueDeliver } from "./index.ts";
+import { enqueueDeliver, OVER_FAIR_SHARE_FLAG, withinShareAnnounced } from "./index.ts";
 
 // The order of `deliver` jobs across accounts (issue 31 item 3, ADR 0053): each job's priority is its
 // account's lead over now in turns of 10 ms. Each case runs in one transaction, where now() stands still,
@@ -115,5 +115,113 @@ describe("deliver job priorities", () => {
     // The clock is an hour ahead, so it moves by exactly the credited 7 and the new 2 turns of 10 ms.
     expect((after?.next_at.getTime() ?? 0) - (before?.next_at.getTime() ?? 0)).toBe(90);
     expect(after?.credits).toBe(0);
+  });
+});
+
+// The reserved delivery lane (ADR 0064) forbids graphile-worker's flag `over_fair_share`: only jobs added
+// within one second (100 turns) of their account's fair share may run there.
+describe("the reserved lane's flag", () => {
+  /** Each job's priority and whether it carries the flag, in the order of `ids`. */
+  async function flagged(client: PoolClient, ids: string[]): Promise<[number, boolean][]> {
+    const { rows } = await client.query<{ id: string; priority: number; flags: Record<string, true> | null }>(
+      `select j.payload->>'emailId' as id, j.priority, j.flags from graphile_worker._private_jobs j
+       where j.payload->>'emailId' = any($1::text[])`,
+      [ids],
+    );
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.map((id) => {
+      const job = byId.get(id);
+      expect(job?.flags ?? { [OVER_FAIR_SHARE_FLAG]: true }).toEqual({ [OVER_FAIR_SHARE_FLAG]: true });
+      return [job?.priority ?? Number.NaN, job?.flags != null];
+    });
+  }
+  const acceptIds = async (client: PoolClient, account: string, n: number) =>
+    (
+      await acceptEmails(
+        client,
+        { hostname: "test" },
+        Array.from({ length: n }, () => acceptItem(account, keyId)),
+      )
+    ).map((r) => r.messageId);
+
+  it("flags a flood's jobs from its 100th turn ahead, never a quiet account's", async () => {
+    await withTransaction(db.pool, async (client) => {
+      await setClock(client, "flood", "-1 minute");
+      const burst = await flagged(client, await acceptIds(client, "flood", 150));
+      expect(burst.filter(([, flag]) => !flag).map(([p]) => p)).toEqual([...Array(100).keys()]);
+      expect(burst.filter(([, flag]) => flag).map(([p]) => p)).toEqual(
+        [...Array(50).keys()].map((k) => 100 + k),
+      );
+      await setClock(client, "quiet", "-1 minute");
+      expect(await flagged(client, await acceptIds(client, "quiet", 1))).toEqual([[0, false]]);
+      await setClock(client, "flood", "10 seconds");
+      expect(await flagged(client, await acceptIds(client, "flood", 1))).toEqual([[1000, true]]);
+    });
+  });
+
+  it("decides again when a keyed job is replaced (a retry of an account that has since gone quiet)", async () => {
+    await withTransaction(db.pool, async (client) => {
+      const [id = ""] = await acceptIds(client, "quiet", 1);
+      const keyed = async () =>
+        (
+          await client.query<{ priority: number; flags: Record<string, true> | null }>(
+            "select priority, flags from graphile_worker._private_jobs where key = $1",
+            [`deliver:${id}`],
+          )
+        ).rows;
+      await setClock(client, "quiet", "1 hour");
+      await enqueueDeliver(client, [{ emailId: id, keyed: true }]);
+      expect(await keyed()).toEqual([{ priority: 32767, flags: { [OVER_FAIR_SHARE_FLAG]: true } }]);
+      await setClock(client, "quiet", "-1 minute");
+      await enqueueDeliver(client, [{ emailId: id, keyed: true }]);
+      expect(await keyed()).toEqual([{ priority: 0, flags: null }]);
+    });
+  });
+
+  // The reserved lane wakes only for these announcements, so a flood's inserts cost it no fetch.
+  it("announces the jobs within their share on graphile-worker's channel, and only those", async () => {
+    const listener = await db.pool.connect();
+    const payloads: string[] = [];
+    listener.on("notification", (n) => {
+      if (n.channel === "jobs:insert" && n.payload) payloads.push(n.payload);
+    });
+    try {
+      await listener.query('listen "jobs:insert"');
+      await withTransaction(db.pool, async (client) => {
+        await setClock(client, "quiet", "-1 minute");
+        await setClock(client, "flood", "-1 minute");
+      });
+      await withTransaction(db.pool, (client) => acceptIds(client, "quiet", 1));
+      await withTransaction(db.pool, (client) => acceptIds(client, "flood", 150));
+      await withTransaction(db.pool, async (client) => {
+        await setClock(client, "flood", "10 seconds");
+        await acceptIds(client, "flood", 100);
+      });
+      // A round trip on the listening connection delivers what was notified before it.
+      await listener.query("select 1");
+      expect(payloads.map(withinShareAnnounced)).toEqual([0, 1, 0, 100, 0]);
+      // graphile-worker's runners read `count` and nudge nobody for 0.
+      expect(payloads.filter((p) => withinShareAnnounced(p) > 0).map((p) => JSON.parse(p).count)).toEqual([
+        0, 0,
+      ]);
+    } finally {
+      await listener.query('unlisten "jobs:insert"');
+      listener.release();
+    }
+  });
+});
+
+describe("withinShareAnnounced", () => {
+  it("counts only the announcement of jobs within their share", () => {
+    expect(withinShareAnnounced('{"count":0,"withinShare":3}')).toBe(3);
+    for (const other of [
+      '{"r":0.5,"count":100}',
+      '{"withinShare":-1}',
+      '{"withinShare":"2"}',
+      "null",
+      "",
+      undefined,
+    ])
+      expect(withinShareAnnounced(other)).toBe(0);
   });
 });

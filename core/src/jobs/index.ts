@@ -73,6 +73,42 @@ export type TasksOfLane<Lane extends LaneName> = {
   [T in TaskName]: (typeof JOB_LANES)[T] extends Lane ? T : never;
 }[TaskName];
 
+/**
+ * The flag `mailroom_enqueue_deliver` gives a `deliver` job added beyond its account's fair share (its lead
+ * reaches one second of the fair rate, ADR 0053/0064); graphile-worker's `forbiddenFlags` keeps such jobs out
+ * of the reserved lane.
+ */
+export const OVER_FAIR_SHARE_FLAG = "over_fair_share";
+
+/**
+ * The reserved delivery lane (ADR 0064): a few slots of their own that run only the `deliver` jobs added within
+ * their account's fair share, so that a quiet account's email never waits for a flood's deliveries to free a
+ * slot of the `delivery` lane (which runs every `deliver` job, by priority). Same task and handler; a worker
+ * without this lane (an older release) still runs every job. docs/architecture.md names it in the task's row.
+ */
+export const RESERVED_DELIVERY_LANE = {
+  name: "reserved",
+  task: "deliver",
+  forbiddenFlags: [OVER_FAIR_SHARE_FLAG],
+} as const satisfies { name: string; task: TaskName; forbiddenFlags: readonly string[] };
+
+/**
+ * How many jobs within their account's fair share a `jobs:insert` notification announces: the reserved lane
+ * wakes only for these, never for a flood's jobs (each of its fetches walks past every waiting flagged job,
+ * ADR 0064). `mailroom_enqueue_deliver` sends `{"count": 0, "withinShare": n}` beside graphile-worker's own
+ * notification (count 0: graphile-worker's runners ignore it); any other payload counts 0.
+ */
+export function withinShareAnnounced(payload: string | undefined): number {
+  try {
+    const parsed: unknown = JSON.parse(payload ?? "");
+    const n =
+      typeof parsed === "object" && parsed !== null ? (parsed as { withinShare?: unknown }).withinShare : 0;
+    return typeof n === "number" && Number.isInteger(n) && n > 0 ? n : 0;
+  } catch {
+    return 0;
+  }
+}
+
 type PeriodicTask = { [T in TaskName]: JobPayloads[T] extends CronPayload ? T : never }[TaskName];
 
 /**

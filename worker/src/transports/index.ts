@@ -19,14 +19,14 @@ export interface TransportConfig {
   dns: { servers: readonly string[]; cacheSeconds: number; validatesDnssec: boolean };
   shaping: ShapingConfig;
   smtp: { url: string; hostname: string };
-  worker: { concurrency: number };
+  worker: { concurrency: number; reservedConcurrency: number };
 }
 
 /**
  * The transport `delivery.mode` names: `relay` hands everything to `smtp.url` with as many pooled
- * connections as the worker runs jobs; `direct` looks up each recipient domain's MX through `dns.servers`
- * (reusing answers for up to `dns.cacheSeconds`) and greets it as `smtp.hostname`, each MX host under its
- * destination's `shaping` (whose deferrals and backoffs `metrics` counts, when given).
+ * connections as the worker runs deliveries (both delivery lanes); `direct` looks up each recipient domain's
+ * MX through `dns.servers` (reusing answers for up to `dns.cacheSeconds`) and greets it as `smtp.hostname`,
+ * each MX host under its destination's `shaping` (whose deferrals and backoffs `metrics` counts, when given).
  */
 export function createTransport(config: TransportConfig, metrics?: ShapingMetrics): MailTransport {
   // Read once at start: a CA bundle is changed by a restart, like the rest of the configuration.
@@ -46,7 +46,8 @@ export function createTransport(config: TransportConfig, metrics?: ShapingMetric
   }
   return createRelayTransport({
     url: config.smtp.url,
-    maxConnections: config.worker.concurrency,
+    // A session for every delivery slot, the reserved lane's included: else its slots would wait for a session.
+    maxConnections: config.worker.concurrency + config.worker.reservedConcurrency,
     heloName: config.smtp.hostname,
     allowUnverifiedTls: config.delivery.relayAllowUnverifiedTls,
     ...(extraCa ? { ca: extraCa } : {}),

@@ -8,6 +8,8 @@ export const variables = {
   MAILROOM_WORKER_BACKGROUND_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(8),
   // Unset: as many as the delivery slots (ADR 0008's batched fetch). Smaller: a new job waits behind fewer prefetched ones.
   MAILROOM_WORKER_LOCAL_QUEUE_SIZE: z.coerce.number().int().min(1).max(500).optional(),
+  // Slots of their own for mail of accounts within their fair share (ADR 0064); 0: no reserved lane.
+  MAILROOM_WORKER_RESERVED_CONCURRENCY: z.coerce.number().int().min(0).max(50).default(2),
   MAILROOM_WORKER_INTERNAL_PORT: port.default(9465),
   MAILROOM_WORKER_HEARTBEAT_SECONDS: z.coerce.number().min(0.1).max(60).default(5),
   MAILROOM_WORKER_DEAD_AFTER_SECONDS: z.coerce.number().min(1).max(3600).default(30),
@@ -32,6 +34,7 @@ export function build(e: AreaEnv<typeof variables>) {
       concurrency: e.MAILROOM_WORKER_CONCURRENCY,
       backgroundConcurrency: e.MAILROOM_WORKER_BACKGROUND_CONCURRENCY,
       localQueueSize: e.MAILROOM_WORKER_LOCAL_QUEUE_SIZE ?? e.MAILROOM_WORKER_CONCURRENCY,
+      reservedConcurrency: e.MAILROOM_WORKER_RESERVED_CONCURRENCY,
       internalPort: e.MAILROOM_WORKER_INTERNAL_PORT,
       heartbeatSeconds: e.MAILROOM_WORKER_HEARTBEAT_SECONDS,
       deadAfterSeconds: e.MAILROOM_WORKER_DEAD_AFTER_SECONDS,
