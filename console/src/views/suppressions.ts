@@ -1,6 +1,7 @@
 import { query, seg } from "../api.ts";
 import type { ViewContext } from "../context.ts";
 import { actionButton, h, show, table, time } from "../dom.ts";
+import { pager } from "../pager.ts";
 
 interface Suppression {
   address: string;
@@ -56,22 +57,8 @@ export async function suppressionsView(ctx: ViewContext, outlet: HTMLElement): P
       `/v1/suppressions${query({ limit: "50", after: cursors.at(-1) })}`,
     );
     if (!ctx.current()) return;
-    const more = h("button", { type: "button", class: "secondary", disabled: !page.hasMore }, "Next page →");
-    more.addEventListener("click", () => {
-      const last = page.data.at(-1);
-      if (last) cursors.push(last.address);
-      void load();
-    });
-    const first = h(
-      "button",
-      { type: "button", class: "secondary", disabled: cursors.length === 0 },
-      "← First page",
-    );
-    first.addEventListener("click", () => {
-      cursors.length = 0;
-      void load();
-    });
-    show(results, rows(page.data), h("div", { class: "pager" }, first, more));
+    const pages = { hasMore: page.hasMore, lastCursor: page.data.at(-1)?.address };
+    show(results, rows(page.data), pager(cursors, pages, load));
   };
 
   const form = h(
