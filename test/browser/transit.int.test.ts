@@ -96,7 +96,8 @@ describe.runIf(chromiumAvailable())("the console's transit page", { timeout: 180
     expect(focused).toBe("Transit");
     await page.keyboard.press("Enter");
     await expect.poll(() => page.url()).toContain("#/transit");
-    expect(await page.locator('nav a[aria-current="page"]').textContent()).toBe("Transit");
+    // The hash changes before the page is drawn: the navigation marks the page once it is.
+    await expect.poll(() => page.locator('nav a[aria-current="page"]').textContent()).toBe("Transit");
 
     const rows = page.locator("#transit-domains tbody tr");
     await expect.poll(() => rows.count(), { timeout: 30_000 }).toBe(2);
