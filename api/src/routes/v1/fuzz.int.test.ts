@@ -136,6 +136,13 @@ const COUNTEREXAMPLES: Record<string, FuzzRequest[]> = {
   "GET /v1/suppressions": [{ url: "/v1/suppressions?after=%00", payload: undefined }],
 };
 
+/**
+ * Fixed cases that need this run's ids. `/raw` of the real email (fresh seed 1512254988): since API sends have
+ * a raw message (ADR 0071) it answers 200 with message/rfc822, which the check once parsed as JSON.
+ */
+const foundLater = (name: string): FuzzRequest[] =>
+  name === "GET /v1/emails/{id}/raw" ? [{ url: `/v1/emails/${realIds[2]}/raw`, payload: undefined }] : [];
+
 function requestOf(operation: Operation): fc.Arbitrary<FuzzRequest> {
   const inPath = operation.parameters.filter((p) => p.in === "path");
   const inQuery = operation.parameters.filter((p) => p.in === "query");
@@ -183,6 +190,9 @@ function checkAnswer(
     expect(res.body).toBe("");
     return;
   }
+  // A success may be bytes (an email's raw message, an attachment); an error is always the JSON shape.
+  if (res.statusCode < 400 && !String(res.headers["content-type"] ?? "").startsWith("application/json"))
+    return;
   const json = JSON.parse(res.body) as Record<string, unknown>;
   if (res.statusCode >= 400) {
     expect(Object.keys(json).sort(), what).toEqual(["error", "message"]);
@@ -221,7 +231,7 @@ describe("every route (property test)", () => {
           checkAnswer(res, `${operation.method} ${url} ${payload?.slice(0, 300) ?? ""}`);
         },
         requestOf(operation),
-        { numRuns: 20, corpus: [42], examples: COUNTEREXAMPLES[name] ?? [] },
+        { numRuns: 20, corpus: [42], examples: [...(COUNTEREXAMPLES[name] ?? []), ...foundLater(name)] },
       );
       runs += done.runs;
     }
