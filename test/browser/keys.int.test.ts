@@ -150,7 +150,7 @@ describe.runIf(chromiumAvailable())("the console's Keys page", { timeout: 180_00
     // Revoke: asked first; Cancel changes nothing.
     const label = `old sender (${sender.key.keyId})`;
     await page.getByRole("button", { name: `Revoke ${label}` }).click();
-    expect(await page.getByRole("group", { name: `Confirm revoking ${label}` }).textContent()).toContain(
+    expect(await page.getByRole("dialog", { name: `Revoke ${label}?` }).textContent()).toContain(
       "unsent mail fails",
     );
     expect(await seriousViolations(page)).toEqual([]);

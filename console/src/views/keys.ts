@@ -1,5 +1,6 @@
 import { query, seg } from "../api.ts";
 import type { ViewContext } from "../context.ts";
+import { confirmDialog } from "../dialog.ts";
 import { badge, errorText, h, show, table, time } from "../dom.ts";
 import { pager } from "../pager.ts";
 import { createKeyForm } from "./keys-create.ts";
@@ -29,8 +30,8 @@ const ownerCell = (k: KeyEntry) =>
 const MANAGERS: Record<string, string> = { cli: "CLI", api: "API", operator: "ApiKey resource" };
 
 /**
- * The revoke control: a button that asks first, in place (no modal), naming the key and what revoking does;
- * only the confirmation calls the API. Keys the console may not revoke say why instead.
+ * The revoke control: asks first in the console's confirmation dialog (Cancel has the focus), naming the key
+ * and what revoking does; only the confirmation calls the API. Keys the console may not revoke say why instead.
  */
 function revokeCell(
   ctx: ViewContext,
@@ -40,50 +41,29 @@ function revokeCell(
   if (key.state !== "active") return "—";
   if (key.keyId === ctx.key.keyId) return h("span", { class: "muted" }, "this key (sign out to end it)");
   if (key.managedBy === "operator") return h("span", { class: "muted" }, "delete its ApiKey resource");
-  const cell = h("span", { class: "action" });
   const label = key.name ? `${key.name} (${key.keyId})` : key.keyId;
-  const ask = () => {
-    const confirm = h("button", { type: "button" }, "Revoke now");
-    const cancel = h("button", { type: "button", class: "secondary" }, "Cancel");
-    const error = h("span", { class: "action-error", role: "status" });
-    confirm.addEventListener("click", async () => {
-      confirm.disabled = true;
-      try {
-        const revoked = await ctx.api.post<{ failedEmails: number }>(`/v1/keys/${seg(key.keyId)}/revoke`);
-        await done(
-          `Revoked ${label}. ${revoked.failedEmails} unsent email${revoked.failedEmails === 1 ? "" : "s"} ` +
-            "of it failed with api_key_revoked.",
-        );
-      } catch (e) {
-        error.textContent = errorText(e);
-        confirm.disabled = false;
-      }
-    });
-    cancel.addEventListener("click", () => {
-      show(cell, button());
-      cell.querySelector("button")?.focus();
-    });
-    show(
-      cell,
-      h(
-        "span",
-        { role: "group", "aria-label": `Confirm revoking ${label}` },
-        `Revoke ${label}? It stops working at once and its unsent mail fails. `,
-        confirm,
-        " ",
-        cancel,
-        error,
-      ),
-    );
-    confirm.focus();
-  };
-  const button = () => {
-    const b = h("button", { type: "button", class: "secondary", "aria-label": `Revoke ${label}` }, "Revoke");
-    b.addEventListener("click", ask);
-    return b;
-  };
-  show(cell, button());
-  return cell;
+  const error = h("span", { class: "action-error", role: "status" });
+  const button = h(
+    "button",
+    { type: "button", class: "secondary", "aria-label": `Revoke ${label}` },
+    "Revoke",
+  );
+  button.addEventListener("click", async () => {
+    const text = "It stops working at once and its unsent mail fails.";
+    if (!(await confirmDialog(`Revoke ${label}?`, text, "Revoke now"))) return;
+    button.disabled = true;
+    try {
+      const revoked = await ctx.api.post<{ failedEmails: number }>(`/v1/keys/${seg(key.keyId)}/revoke`);
+      await done(
+        `Revoked ${label}. ${revoked.failedEmails} unsent email${revoked.failedEmails === 1 ? "" : "s"} ` +
+          "of it failed with api_key_revoked.",
+      );
+    } catch (e) {
+      error.textContent = errorText(e);
+      button.disabled = false;
+    }
+  });
+  return h("span", { class: "action" }, button, error);
 }
 
 /** The account's API keys: list by state, create one (its secret shown once), revoke one with confirmation. */
