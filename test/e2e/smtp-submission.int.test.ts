@@ -10,6 +10,7 @@ import { createMailJudge, receivedFor as receivedFrom } from "../support/mail-ch
 import { type ReceivedMessage, type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
 import { type ApiStack, startApiStack, startWorkerStack } from "../support/stack.ts";
 import { type SubmissionStack, startSubmissionStack } from "../support/submission.ts";
+import { until } from "../support/wait.ts";
 
 const run = promisify(execFile);
 const DOMAIN = "shop.test";
@@ -73,6 +74,17 @@ async function dkimResults(message: ReceivedMessage) {
   return verdict.dkim.results.map((r) => ({ result: r.status.result, domain: r.signingDomain }));
 }
 
+/**
+ * The email's log entry once it reaches `status`: the next hop can hold the message a moment before the
+ * worker has recorded its answer, so the log is read until it has (or 30 s pass, and the test says what it saw).
+ */
+const loggedOnce = (id: string | undefined, status: string) =>
+  until(
+    () => api.request("GET", `/v1/emails/${id}`, { key }),
+    (logged) => logged.json.status === status,
+    30_000,
+  );
+
 const queuedId = (response: string) => /Queued as ([0-9a-f-]{36})$/.exec(response)?.[1];
 
 describe("SMTP submission reaches the receiver signed, like an API send", () => {
@@ -113,7 +125,7 @@ describe("SMTP submission reaches the receiver signed, like an API send", () => 
     ]);
     expect(await dkimResults(message)).toEqual([{ result: "pass", domain: DOMAIN }]);
 
-    const logged = await api.request("GET", `/v1/emails/${id}`, { key });
+    const logged = await loggedOnce(id, "delivered");
     expect(logged.json).toMatchObject({
       source: "smtp",
       status: "delivered",
@@ -133,7 +145,7 @@ describe("SMTP submission reaches the receiver signed, like an API send", () => 
     });
     const message = await receivedFor("api-buyer@example.net");
     expect(await dkimResults(message)).toEqual([{ result: "pass", domain: DOMAIN }]);
-    const logged = await api.request("GET", `/v1/emails/${sent.json.messageId}`, { key });
+    const logged = await loggedOnce(String(sent.json.messageId), "delivered");
     expect(logged.json).toMatchObject({ source: "api", status: "delivered" });
     expect((logged.json.events as Array<{ type: string }>).map((e) => e.type)).toEqual([
       "queued",
@@ -159,12 +171,7 @@ describe("SMTP submission reaches the receiver signed, like an API send", () => 
     });
     transport.close();
     const id = queuedId(info.response);
-    const deadline = Date.now() + 30_000;
-    let logged = await api.request("GET", `/v1/emails/${id}`, { key });
-    while (logged.json.status !== "failed" && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 100));
-      logged = await api.request("GET", `/v1/emails/${id}`, { key });
-    }
+    const logged = await loggedOnce(id, "failed");
     expect(logged.json).toMatchObject({ status: "failed", failureReason: "suppressed", source: "smtp" });
     expect(sink.messages.some((m) => m.envelope.to.includes("gone@example.net"))).toBe(false);
   });
