@@ -1,4 +1,5 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { once } from "node:events";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { connect, createServer, type Socket } from "node:net";
 import os from "node:os";
@@ -155,13 +156,24 @@ describe("mailroom CLI", { timeout: 120_000 }, () => {
     });
     const refusedFast = await mailroom(["migrate"], { DATABASE_URL: url.toString() });
     expect(refusedFast.code).not.toBe(0);
-    const waiting = mailroom(["migrate", "--wait", "60"], { DATABASE_URL: url.toString() });
-    setTimeout(() => forwarder.listen(port, "127.0.0.1"), 3_000);
+    // The database comes up once the command has said it waits (not after a fixed time: on a busy machine
+    // the CLI can take longer than that to start, and would then find the database up at its first try).
+    const waiting = spawn(process.execPath, [BIN, "migrate", "--wait", "60"], {
+      env: { PATH: process.env.PATH ?? "", DATABASE_URL: url.toString() },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    waiting.stderr.setEncoding("utf8");
+    waiting.stderr.on("data", (chunk: string) => {
+      stderr += chunk;
+      if (stderr.includes("the database is not up yet") && !forwarder.listening)
+        forwarder.listen(port, "127.0.0.1");
+    });
     try {
-      const migrated = await waiting;
-      expect(migrated.stderr).toContain("the database is not up yet");
-      expect(migrated.stderr).toContain("schema already up to date");
-      expect(migrated.code).toBe(0);
+      const [code] = (await once(waiting, "close")) as [number | null];
+      expect(stderr).toContain("the database is not up yet");
+      expect(stderr).toContain("schema already up to date");
+      expect(code).toBe(0);
     } finally {
       for (const s of sockets) s.destroy();
       await new Promise((resolve) => forwarder.close(resolve));

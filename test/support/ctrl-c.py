@@ -36,6 +36,19 @@ def before_ctrl_c():
     return notes
 
 
+def drain():
+    pending = b""
+    while select.select([fd], [], [], 0)[0]:
+        try:
+            data = os.read(fd, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        pending += data
+    return pending
+
+
 output, typed, start = b"", False, time.time()
 while time.time() - start < timeout:
     ready, _, _ = select.select([fd], [], [], 0.2)
@@ -50,6 +63,9 @@ while time.time() - start < timeout:
     if not typed and marker in output:
         time.sleep(0.5)
         output += before_ctrl_c()
+        # What the program wrote before Ctrl-C (while this script slept) goes before the marker, so that what
+        # follows the marker is only what it wrote after Ctrl-C.
+        output += drain()
         os.write(fd, b"\x03")
         output += b"\n<<ctrl-c>>\n"
         typed = True
