@@ -8,6 +8,7 @@ import { authenticateKey, authenticateKeyWithAccount } from "@mailroom/core/keys
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/db.ts";
 import { freePort } from "../support/ports.ts";
+import { until } from "../support/wait.ts";
 
 const run = promisify(execFile);
 const BIN = path.resolve(import.meta.dirname, "../../cli/bin/mailroom.js");
@@ -155,10 +156,27 @@ describe("mailroom CLI", { timeout: 120_000 }, () => {
     });
     const refusedFast = await mailroom(["migrate"], { DATABASE_URL: url.toString() });
     expect(refusedFast.code).not.toBe(0);
-    const waiting = mailroom(["migrate", "--wait", "60"], { DATABASE_URL: url.toString() });
-    setTimeout(() => forwarder.listen(port, "127.0.0.1"), 3_000);
+    // The database comes up once the CLI has said it is not: a fixed delay instead could end before the CLI
+    // (a Node process loading the whole program) has even tried, on a busy machine.
+    const waiting = execFile(
+      process.execPath,
+      [BIN, "migrate", "--wait", "60"],
+      { env: { PATH: process.env.PATH ?? "", DATABASE_URL: url.toString() } },
+      () => {},
+    );
+    let said = "";
+    waiting.stderr?.on("data", (chunk: Buffer) => {
+      said += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => waiting.on("close", resolve));
     try {
-      const migrated = await waiting;
+      await until(
+        async () => said,
+        (text) => text.includes("the database is not up yet"),
+        60_000,
+      );
+      forwarder.listen(port, "127.0.0.1");
+      const migrated = { code: await exited, stderr: said };
       expect(migrated.stderr).toContain("the database is not up yet");
       expect(migrated.stderr).toContain("schema already up to date");
       expect(migrated.code).toBe(0);
