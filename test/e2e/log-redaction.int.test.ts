@@ -1,7 +1,7 @@
-import { createServer } from "node:net";
 import { createKey } from "@mailroom/core/keys";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/db.ts";
+import { freePort } from "../support/ports.ts";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
 import { type ApiStack, captureLogs, startApiStack, startWorkerStack } from "../support/stack.ts";
 import { until } from "../support/wait.ts";
@@ -16,14 +16,11 @@ let db: TestDatabase;
 let api: ApiStack;
 let sink: SmtpSink;
 
-/** A loopback port nobody listens on: the webhook receiver that refuses connections. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+/**
+ * A loopback port nobody listens on: freePort's, below the kernel's ephemeral range. A port that range gave out
+ * and took back could be given meanwhile to a server another test file starts on port 0, and then answer.
+ */
+const closedPort = freePort;
 
 beforeAll(async () => {
   db = await createTestDatabase();

@@ -9,6 +9,7 @@ import { createTestDatabase, type TestDatabase } from "../support/db.ts";
 import { startDnsServer, type TestDnsServer } from "../support/dns-server.ts";
 import { type CountingSmtpSink, startCountingSink } from "../support/smtp-sinks.ts";
 import { type ApiStack, startApiStack, TEST_KEK } from "../support/stack.ts";
+import { until } from "../support/wait.ts";
 
 // The real worker in direct mode (its transport on the test receiver's port: production's is 25) delivering
 // to a throttling receiver whose MX hosts form the provider group `bigmail`: the 421 and the backoff it
@@ -111,11 +112,17 @@ describe("direct delivery to a throttling provider, end to end", () => {
     expect(sink.connections).toBe(connections);
     expect(sink.messages.map((m) => m.envelope.to)).toEqual([["first@alpha.test"]]);
 
-    const scrape = await metrics.registry.metrics();
-    // The attempt that was never tried is told apart from connection trouble.
-    expect(scrape).toMatch(
-      /^mailroom_delivery_outcomes_total\{outcome="deferred",reason="shaped",transport="direct",program="worker"\} 1$/m,
+    // The task counts an outcome only after recording it (and the attempt's TLS sessions): the email's log
+    // can say `deferred` before the counter has moved, so the scrape is read until it has.
+    const shaped =
+      /^mailroom_delivery_outcomes_total\{outcome="deferred",reason="shaped",transport="direct",program="worker"\} 1$/m;
+    const scrape = await until(
+      () => metrics.registry.metrics(),
+      (text) => shaped.test(text),
+      10_000,
     );
+    // The attempt that was never tried is told apart from connection trouble.
+    expect(scrape).toMatch(shaped);
     expect(scrape).toMatch(
       /^mailroom_delivery_outcomes_total\{outcome="deferred",reason="smtp_4xx",transport="direct",program="worker"\} 1$/m,
     );

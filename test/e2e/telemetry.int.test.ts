@@ -1,4 +1,3 @@
-import { createServer } from "node:net";
 import { createKey } from "@mailroom/core/keys";
 import {
   createProgramRegistry,
@@ -10,6 +9,7 @@ import {
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../support/db.ts";
+import { freePort } from "../support/ports.ts";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
 import { type ApiStack, captureLogs, startApiStack, startWorkerStack } from "../support/stack.ts";
 import { until } from "../support/wait.ts";
@@ -43,14 +43,11 @@ afterAll(async () => {
   await tracing.shutdown();
 });
 
-/** A loopback port nobody listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+/**
+ * A loopback port nobody listens on: freePort's, below the kernel's ephemeral range. A port that range gave out
+ * and took back could be given meanwhile to a server another test file starts on port 0, and then answer.
+ */
+const closedPort = freePort;
 
 const parentOf = (span: ReadableSpan | undefined) => span?.parentSpanContext?.spanId;
 const logsOf = (lines: string[]) => lines.map((l) => JSON.parse(l) as Record<string, unknown>);

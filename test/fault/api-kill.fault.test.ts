@@ -1,13 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  awaitDeliveries,
-  eventually,
-  leftovers,
-  type Scenario,
-  startLoad,
-  startScenario,
-} from "./support/scenario.ts";
+import { leftovers } from "./support/leftovers.ts";
+import { awaitDeliveries, eventually, type Scenario, startLoad, startScenario } from "./support/scenario.ts";
 
 let world: Scenario;
 

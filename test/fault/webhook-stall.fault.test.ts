@@ -2,14 +2,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { createEndpoint, createSsrfGuard } from "@mailroom/core/webhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
-import {
-  awaitDeliveries,
-  eventually,
-  leftovers,
-  type Scenario,
-  startLoad,
-  startScenario,
-} from "./support/scenario.ts";
+import { leftovers } from "./support/leftovers.ts";
+import { awaitDeliveries, eventually, type Scenario, startLoad, startScenario } from "./support/scenario.ts";
 
 const ENDPOINTS = 20;
 let world: Scenario;

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { leftovers } from "./support/leftovers.ts";
 import {
   awaitDeliveries,
   eventually,
-  leftovers,
   reportUnrecordedWindow,
   type Scenario,
   startLoad,

@@ -81,7 +81,7 @@ describe("claimStreamHeads", () => {
 
   it("hands a stream asked for twice to its first asker only, and a leased head to nobody", async () => {
     const { stream } = await setup([["a"]]);
-    const now = new Date();
+    const now = claimTime();
     const [first, second] = await claimStreamHeads(db.pool, [stream("a"), stream("a")], now, LEASE_MS);
     expect([first?.kind, second?.kind]).toEqual(["deliver", "busy"]);
     const [again] = await claimStreamHeads(db.pool, [stream("a")], now, LEASE_MS);
@@ -101,7 +101,7 @@ describe("claimStreamHeads", () => {
 
   it("wakes a stream whose head is leased elsewhere when the lease ends (its holder may have failed)", async () => {
     const { endpoint, stream } = await setup([["a"]]);
-    const now = new Date();
+    const now = claimTime();
     const [head] = await claimStreamHeads(db.pool, [stream("a")], now, LEASE_MS);
     delivery(head);
     // The holder's job fails here without recording; its retry (or a new event) finds the head busy.
@@ -237,7 +237,7 @@ describe("createWebhookDispatcher", () => {
     const dispatcher = createWebhookDispatcher(db.pool, {
       leaseMs: LEASE_MS,
       policy: DEFAULT_RETRY_POLICY,
-      now: () => new Date(),
+      now: claimTime,
     });
     // The first two claims take the free slots; the other two share the next statement, which the malformed
     // endpoint id breaks.

@@ -44,10 +44,12 @@ async function attempt(endpointId: string, type: string, at: Date, result: Omit<
     emitEvents(client, [{ account: h.namespace, type, data: { emailId } }]),
   );
   expect(await fanOutEvents(h.db.pool, [eventId])).toBe(1);
+  // A millisecond on: the delivery is due from the fan-out's `now()` (microseconds), which a `new Date()` taken
+  // within the same millisecond reads as later (core/src/webhooks/dispatch.int.test.ts, `claimTime`).
   const [claim] = await claimStreamHeads(
     h.db.pool,
     [{ endpointId, stream: `email:${emailId}` }],
-    new Date(),
+    new Date(Date.now() + 1),
     30_000,
   );
   if (claim?.kind !== "deliver") throw new Error(`expected a delivery to claim, got ${claim?.kind}`);

@@ -8,10 +8,12 @@ import { type SubmissionStack, startSubmissionStack } from "../../../test/suppor
 // Issue 31: the account's guard rails answered by the SMTP door as 4xx, so the client keeps the message.
 let db: TestDatabase;
 let smtp: SubmissionStack;
+// The door's clock, mid-day: a UTC midnight between two submissions would start a new day's quota.
+const NOON = new Date("2031-05-10T12:00:00.000Z");
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  smtp = await startSubmissionStack(db);
+  smtp = await startSubmissionStack(db, { now: () => NOON });
 });
 afterAll(async () => {
   await smtp?.close();
@@ -54,6 +56,8 @@ describe("the submission door and the account's policy", () => {
       const third = await submit(client, "three");
       expect(third.code).toBe(452);
       expect(third.text).toMatch(/4\.7\.1 Daily quota reached: this account may send 2 emails per UTC day/);
+      // Counted in the door's day, not the machine's.
+      expect(third.text).toContain("The quota resets at 2031-05-11T00:00:00.000Z.");
     } finally {
       client.close();
     }

@@ -113,7 +113,15 @@ export async function acceptSubmission(
       requireTls: envelope.requireTLS === true,
     });
     result = await sender.sendItem(
-      { account: user.account, policy, apiKeyId: user.keyId, now: new Date(), source: "smtp", sandbox },
+      // The door's one clock (as for the key above): the day's quota is counted in its UTC day.
+      {
+        account: user.account,
+        policy,
+        apiKeyId: user.keyId,
+        now: (deps.now ?? (() => new Date()))(),
+        source: "smtp",
+        sandbox,
+      },
       item,
     );
   } catch (error) {

@@ -249,15 +249,6 @@ export async function awaitDeliveries(
   return figures;
 }
 
-/** Jobs still locked, and accepted emails not in a final state: both must be zero once a run settles. */
-export async function leftovers(probe: pg.Pool): Promise<{ lockedJobs: number; unsettled: number }> {
-  const { rows } = await probe.query<{ locked: string; unsettled: string }>(
-    `select (select count(*) from graphile_worker._private_jobs where locked_at is not null) as locked,
-            (select count(*) from emails where status in ('queued', 'sending', 'deferred')) as unsettled`,
-  );
-  return { lockedJobs: Number(rows[0]?.locked), unsettled: Number(rows[0]?.unsettled) };
-}
-
 /** Polls `check` until it holds (true) or `timeoutMs` passes (false). */
 export async function eventually(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;

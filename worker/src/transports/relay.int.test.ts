@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { ensureLocalCertificates } from "@mailroom/core/tls";
 import { afterEach, describe, expect, it } from "vitest";
+import { freePort } from "../../../test/support/ports.ts";
 import {
   type CountingSmtpSink,
   type SinkOptions,
@@ -117,7 +118,9 @@ describe("relay transport", () => {
   });
 
   it("defers every recipient when the relay refuses the connection", async () => {
-    const port = await closedPort();
+    // Nothing listens there: a port of the kernel's ephemeral range, closed and reused, could be taken by any
+    // server another test file starts on port 0 meanwhile; freePort's never is.
+    const port = await freePort();
     transport = createRelayTransport({ url: `smtp://127.0.0.1:${port}`, maxConnections: 1 });
     const results = await transport.send(message(["a@a.test", "b@b.test"]));
     expect(results.map((r) => r.status)).toEqual(["temporary", "temporary"]);
@@ -270,16 +273,4 @@ async function droppingRelay(drops: number) {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
   return { port, sessions: () => sessions, close: () => server.close() };
-}
-
-/** A loopback port with nothing listening on it. */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
