@@ -3,9 +3,10 @@
  * per-second quota while another sends a steady 10 emails/s; the quiet tenant's accept → delivered p50/p99 is
  * reported beside its figure on an idle system, measured first in the same run, on the same database and sink,
  * with the headline design's worker processes (`topology.ts`). The flood then runs on each design, every one
- * with the same flood: the reserved lane in a process of its own (the chart's default) and in the worker's own
- * process (ADR 0064 as first shipped; BENCH_FAIRNESS_IN_PROCESS_FIRST=1 runs it first, to tell the order's
- * effect from the design's), priority alone (the worker restarted without its reserved lane, ADR 0053's
+ * with the same flood: the reserved lane in a process of its own (the chart's `worker.reservedLane.separate`)
+ * and in the worker's own process (the chart's default; BENCH_FAIRNESS_IN_PROCESS_FIRST=1 runs it first, to
+ * tell the order's effect from the design's; BENCH_FAIRNESS_HEADLINE=separate puts the idle baseline and the
+ * headline ratio on the other), priority alone (the worker restarted without its reserved lane, ADR 0053's
  * design) and the enqueue of before ADR 0053 (one priority for every job: first in, first out). Each phase
  * ends only when everything accepted has reached the sink exactly once, DKIM-signed (a sample verified by
  * mailauth), and every row is `delivered`.
@@ -49,8 +50,16 @@ const LEAD = envNumber("BENCH_FAIRNESS_LEAD", 5, 0);
 const FIFO = process.env.BENCH_FAIRNESS_FIFO !== "0";
 const PRIORITY_ONLY = process.env.BENCH_FAIRNESS_PRIORITY_ONLY !== "0";
 const IN_PROCESS_FIRST = process.env.BENCH_FAIRNESS_IN_PROCESS_FIRST === "1";
-/** The design the chart deploys by default: the idle baseline runs on it, and its ratio is the headline. */
-const HEADLINE: Topology = "separate";
+/**
+ * The design the idle baseline runs on, whose ratio is the headline: the chart's default
+ * (`worker.reservedLane.separate`) unless BENCH_FAIRNESS_HEADLINE names the other.
+ */
+const HEADLINE = ((): "separate" | "in-process" => {
+  const value = process.env.BENCH_FAIRNESS_HEADLINE ?? "in-process";
+  if (value !== "separate" && value !== "in-process")
+    throw new Error("BENCH_FAIRNESS_HEADLINE must be separate or in-process");
+  return value;
+})();
 const FLOOD_LABEL = {
   separate: "(b') flood, reserved lane in its own process",
   "in-process": "(b) flood, reserved lane in the worker's process (ADR 0064)",
@@ -158,6 +167,7 @@ async function main(onCleanup: OnCleanup): Promise<number> {
       "BENCH_FAIRNESS_FIFO",
       "BENCH_FAIRNESS_PRIORITY_ONLY",
       "BENCH_FAIRNESS_IN_PROCESS_FIRST",
+      "BENCH_FAIRNESS_HEADLINE",
       "MAILROOM_WORKER_CONCURRENCY",
       "MAILROOM_WORKER_LOCAL_QUEUE_SIZE",
       "MAILROOM_WORKER_RESERVED_CONCURRENCY",
@@ -165,6 +175,7 @@ async function main(onCleanup: OnCleanup): Promise<number> {
     database: db.describe,
     concurrency,
     reservedConcurrency,
+    headline: HEADLINE,
     loadBefore,
     loadAfter: os.loadavg(),
   };

@@ -23,8 +23,10 @@ function workerConfigOf(manifests: Manifest[], deployment: string) {
 }
 
 describe("worker.reservedLane", () => {
-  it("deploys the reserved lane on its own by default, with what a worker Deployment has", async () => {
-    const manifests = await renderChart({ set: { "metrics.podMonitor.enabled": "true" } });
+  it("deploys the reserved lane on its own when asked, with what a worker Deployment has", async () => {
+    const manifests = await renderChart({
+      set: { "worker.reservedLane.separate": "true", "metrics.podMonitor.enabled": "true" },
+    });
     expect(names(manifests, "Deployment")).toEqual(expect.arrayContaining([DEPLOYMENT, RESERVED]));
     expect(workerConfigOf(manifests, DEPLOYMENT).lanes).toEqual(["delivery", "background"]);
     expect(workerConfigOf(manifests, RESERVED)).toMatchObject({
@@ -73,6 +75,7 @@ describe("worker.reservedLane", () => {
   it("takes its replicas and resources from the values, and its egress from the worker's", async () => {
     const manifests = await renderChart({
       set: {
+        "worker.reservedLane.separate": "true",
         "worker.reservedLane.replicas": "3",
         "worker.reservedLane.resources.requests.cpu": "250m",
         "worker.reservedConcurrency": "4",
@@ -87,7 +90,8 @@ describe("worker.reservedLane", () => {
     expect(egress(RESERVED)).toEqual(egress(DEPLOYMENT));
   });
 
-  it.each([
+  it.each<{ why: string; set: Record<string, string>; lanes: string[] }>([
+    { why: "the defaults", set: {}, lanes: ["delivery", "reserved", "background"] },
     {
       why: "separate=false",
       set: { "worker.reservedLane.separate": "false" },
@@ -95,7 +99,7 @@ describe("worker.reservedLane", () => {
     },
     {
       why: "no reserved slots",
-      set: { "worker.reservedConcurrency": "0" },
+      set: { "worker.reservedLane.separate": "true", "worker.reservedConcurrency": "0" },
       lanes: ["delivery", "background"],
     },
   ])("keeps the worker as one Deployment with $why", async ({ set, lanes }) => {
