@@ -86,5 +86,5 @@ export interface WorkerJob {
 export type WorkerCommand = { type: "phase-start" } | { type: "phase-end" } | { type: "stop" };
 
 export type WorkerMessage =
-  | { type: "ready"; concurrency: number; poolSize: number; logLevel: string }
+  | { type: "ready"; concurrency: number; lanes: readonly string[]; poolSize: number; logLevel: string }
   | { type: "phase"; cpuMs: number; mainThreadCpuMs: number; rssPeakMb: number };

@@ -130,7 +130,7 @@ export async function startMailroomWorker(
   child.send({ databaseUrl, smtpUrl: sink.url, kek: setup.kek.toString("base64") });
   const ready = await child.next("ready", 60_000);
   run.say(
-    `› Mailroom worker up (pid ${child.pid}): concurrency ${ready.concurrency}, ${ready.poolSize} Postgres connections, relay to ${sink.url}`,
+    `› Mailroom worker up (pid ${child.pid}): lanes ${ready.lanes.join(", ")}, concurrency ${ready.concurrency}, ${ready.poolSize} Postgres connections, relay to ${sink.url}`,
   );
   return { child, ...ready };
 }

@@ -44,8 +44,7 @@ async function main(job: WorkerJob): Promise<void> {
   });
   const logger = createLogger({ level: config.log.level, name: "mailroom" }).child({ program: "worker" });
   // As cli/src/programs.ts sizes it: each concurrent job holds a client while it records its outcome.
-  const slots = config.worker.concurrency + config.worker.reservedConcurrency;
-  const poolSize = Math.max(config.database.poolSize, slots + 4);
+  const poolSize = Math.max(config.database.poolSize, config.worker.slots + 4);
   const pool = createPool({ url: job.databaseUrl, max: poolSize, applicationName: "mailroom-worker" });
   const worker = await startWorker({
     config,
@@ -89,6 +88,7 @@ async function main(job: WorkerJob): Promise<void> {
   post({
     type: "ready",
     concurrency: config.worker.concurrency,
+    lanes: config.worker.lanes,
     poolSize,
     logLevel: config.log.level,
   });

@@ -1,13 +1,17 @@
 /**
  * Fair delivery across accounts (issue 31 item 3, ADR 0053, ADR 0064): one tenant floods at its full
  * per-second quota while another sends a steady 10 emails/s; the quiet tenant's accept → delivered p50/p99 is
- * reported beside its figure on an idle system, measured first in the same run, on the same database and sink.
- * Then the alternatives the ADRs compare against, each with the same flood: priority alone (the worker
- * restarted without its reserved lane, ADR 0053's design) and the enqueue of before ADR 0053 (one priority for
- * every job: first in, first out). Each phase ends only when everything accepted has
- * reached the sink exactly once, DKIM-signed (a sample verified by mailauth), and every row is `delivered`.
+ * reported beside its figure on an idle system, measured first in the same run, on the same database and sink,
+ * with the headline design's worker processes (`topology.ts`). The flood then runs on each design, every one
+ * with the same flood: the reserved lane in a process of its own (the chart's `worker.reservedLane.separate`)
+ * and in the worker's own process (the chart's default; BENCH_FAIRNESS_IN_PROCESS_FIRST=1 runs it first, to
+ * tell the order's effect from the design's; BENCH_FAIRNESS_HEADLINE=separate puts the idle baseline and the
+ * headline ratio on the other), priority alone (the worker restarted without its reserved lane, ADR 0053's
+ * design) and the enqueue of before ADR 0053 (one priority for every job: first in, first out). Each phase
+ * ends only when everything accepted has reached the sink exactly once, DKIM-signed (a sample verified by
+ * mailauth), and every row is `delivered`.
  *
- * Processes: this orchestrator (setup, accepts, checks), the SMTP sink and the Mailroom worker
+ * Processes: this orchestrator (setup, accepts, checks), the SMTP sink and the Mailroom worker processes
  * (bench/delivery's `sink.ts` and `worker.ts`); loopback only; bounded in count and time; everything stops
  * on success, error or Ctrl-C.
  *
@@ -25,7 +29,6 @@ import { loadConfig } from "@mailroom/core/config";
 import { createPool, migrate } from "@mailroom/core/db";
 import { ACCEPT_POOL, acceptBatches, checkRows, type DeliveryRun, setUp } from "../delivery/setup.ts";
 import { startSink } from "../delivery/sink-control.ts";
-import { startMailroomWorker } from "../delivery/throughput.ts";
 import { commandLine, writeBenchmarkSection } from "../shared/benchmarks-file.ts";
 import { type OnCleanup, runBenchmark } from "../shared/lifecycle.ts";
 import { openBenchDatabase } from "../shared/support.ts";
@@ -33,6 +36,7 @@ import { withFifoEnqueue } from "./fifo.ts";
 import { type PhaseResult, type PhaseSpec, runPhase } from "./phase.ts";
 import { phaseLine, type RunInfo, SECTION_HEADING, sectionBody } from "./report.ts";
 import { setUpTenants } from "./tenants.ts";
+import { startWorkers, type Topology } from "./topology.ts";
 
 const envNumber = (name: string, fallback: number, min = 1) => {
   const value = Number(process.env[name] ?? fallback);
@@ -45,9 +49,24 @@ const SECONDS = envNumber("BENCH_FAIRNESS_SECONDS", 20);
 const LEAD = envNumber("BENCH_FAIRNESS_LEAD", 5, 0);
 const FIFO = process.env.BENCH_FAIRNESS_FIFO !== "0";
 const PRIORITY_ONLY = process.env.BENCH_FAIRNESS_PRIORITY_ONLY !== "0";
+const IN_PROCESS_FIRST = process.env.BENCH_FAIRNESS_IN_PROCESS_FIRST === "1";
+/**
+ * The design the idle baseline runs on, whose ratio is the headline: the chart's default
+ * (`worker.reservedLane.separate`) unless BENCH_FAIRNESS_HEADLINE names the other.
+ */
+const HEADLINE = ((): "separate" | "in-process" => {
+  const value = process.env.BENCH_FAIRNESS_HEADLINE ?? "in-process";
+  if (value !== "separate" && value !== "in-process")
+    throw new Error("BENCH_FAIRNESS_HEADLINE must be separate or in-process");
+  return value;
+})();
+const FLOOD_LABEL = {
+  separate: "(b') flood, reserved lane in its own process",
+  "in-process": "(b) flood, reserved lane in the worker's process (ADR 0064)",
+} as const;
 const WARMUP = 300;
-// Four phases on a loaded shared machine: a flood phase has taken up to 7 minutes.
-const HARD_LIMIT_MS = 40 * 60_000;
+// Five phases on a loaded shared machine: a flood phase has taken up to 7 minutes.
+const HARD_LIMIT_MS = 50 * 60_000;
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -83,7 +102,12 @@ async function main(onCleanup: OnCleanup): Promise<number> {
   const setup = await setUp(pool, say);
   const tenants = await setUpTenants(setup, FLOOD_RATE);
   const sink = await startSink(run);
-  let worker = await startMailroomWorker(run, setup, sink, db.url);
+  let workers = await startWorkers(run, setup, sink, db.url, HEADLINE);
+  const restart = async (topology: Topology) => {
+    if (workers.topology === topology) return;
+    await workers.stop();
+    workers = await startWorkers(run, setup, sink, db.url, topology);
+  };
 
   say(`› warm-up: ${WARMUP} emails`);
   const warm = await acceptBatches(setup, 100, 0, WARMUP);
@@ -107,25 +131,30 @@ async function main(onCleanup: OnCleanup): Promise<number> {
     results.push(result);
     return result;
   };
-  const idle = await phase(spec("(a) idle: quiet tenant alone", 0));
-  const fair = await phase(spec("(b) flood, fair delivery with the reserved lane (ADR 0064)", FLOOD_RATE));
-  const reservedConcurrency = loadConfig(process.env).worker.reservedConcurrency;
-  const others: PhaseResult[] = [];
-  if (PRIORITY_ONLY || FIFO) {
-    // The alternatives run on a worker without the reserved lane, as before ADR 0064.
-    worker.child.send({ type: "stop" });
-    await worker.child.stop(60_000);
-    worker = await startMailroomWorker(run, setup, sink, db.url, {
-      MAILROOM_WORKER_RESERVED_CONCURRENCY: "0",
-    });
+  const idle = await phase(spec(`(a) idle: quiet tenant alone (${HEADLINE} reserved lane)`, 0));
+  const floods: PhaseResult[] = [];
+  let headline: PhaseResult | undefined;
+  const reservedOrder: Array<keyof typeof FLOOD_LABEL> = IN_PROCESS_FIRST
+    ? ["in-process", "separate"]
+    : ["separate", "in-process"];
+  for (const topology of reservedOrder) {
+    await restart(topology);
+    const result = await phase(spec(FLOOD_LABEL[topology], FLOOD_RATE));
+    if (topology === HEADLINE) headline = result;
+    floods.push(result);
   }
-  if (PRIORITY_ONLY) others.push(await phase(spec("(c) flood, priority only (ADR 0053)", FLOOD_RATE)));
+  const reservedConcurrency = loadConfig(process.env).worker.reservedConcurrency;
+  const concurrency = workers.concurrency;
+  // The alternatives run on a worker without the reserved lane, as before ADR 0064.
+  if (PRIORITY_ONLY || FIFO) await restart("priority-only");
+  if (PRIORITY_ONLY) floods.push(await phase(spec("(c) flood, priority only (ADR 0053)", FLOOD_RATE)));
   if (FIFO)
-    others.push(
+    floods.push(
       await withFifoEnqueue(pool, db.url, () =>
         phase(spec(`(${PRIORITY_ONLY ? "d" : "c"}) flood, first in first out (before)`, FLOOD_RATE)),
       ),
     );
+  if (!headline) throw new Error("the headline design's flood phase did not run");
 
   const info: RunInfo = {
     date: new Date(),
@@ -137,17 +166,20 @@ async function main(onCleanup: OnCleanup): Promise<number> {
       "BENCH_FAIRNESS_LEAD",
       "BENCH_FAIRNESS_FIFO",
       "BENCH_FAIRNESS_PRIORITY_ONLY",
+      "BENCH_FAIRNESS_IN_PROCESS_FIRST",
+      "BENCH_FAIRNESS_HEADLINE",
       "MAILROOM_WORKER_CONCURRENCY",
       "MAILROOM_WORKER_LOCAL_QUEUE_SIZE",
       "MAILROOM_WORKER_RESERVED_CONCURRENCY",
     ]),
     database: db.describe,
-    concurrency: worker.concurrency ?? loadConfig(process.env).worker.concurrency,
+    concurrency,
     reservedConcurrency,
+    headline: HEADLINE,
     loadBefore,
     loadAfter: os.loadavg(),
   };
-  const body = sectionBody(idle, fair, others, info);
+  const body = sectionBody(idle, headline, floods, info);
   await writeBenchmarkSection(SECTION_HEADING, body);
   say(`\n${SECTION_HEADING}\n\n${body}\n`);
   say("› wrote BENCHMARKS.md");

@@ -31,6 +31,11 @@ export interface PhaseResult {
   spec: PhaseSpec;
   /** The quiet tenant's accept → delivered latencies, ascending, ms. */
   latencies: number[];
+  /**
+   * The quiet tenant's accept → MAIL FROM at the sink, ascending, ms: the worker's part (wake-up, fetch, claim,
+   * composition, signature), before the SMTP exchange with the sink (which the flood's sessions share).
+   */
+  untilMailFrom: number[];
   quietEmails: number;
   floodEmails: number;
   /** The flood's emails not yet handed over when the quiet tenant's last email was delivered. */
@@ -143,9 +148,11 @@ export async function runPhase(
     await verifySamples(report.samples, tenants.records),
   );
   const committed = await commitTimes(tenants, quietIds);
-  const latencies = quietIds
-    .map((id) => (byId.get(header(id))?.[1] ?? Number.NaN) - (committed.get(id) ?? Number.NaN))
-    .sort((a, b) => a - b);
+  const since = (field: 1 | 4) =>
+    quietIds
+      .map((id) => (byId.get(header(id))?.[field] ?? Number.NaN) - (committed.get(id) ?? Number.NaN))
+      .sort((a, b) => a - b);
+  const latencies = since(1);
   const text =
     `${check.ok ? "✓" : "✗"} ${check.arrived.toLocaleString("en-US")}/${check.expected.toLocaleString("en-US")} once each` +
     (check.duplicates > 0 ? `, ${check.duplicates} duplicates` : "") +
@@ -154,6 +161,7 @@ export async function runPhase(
   return {
     spec,
     latencies,
+    untilMailFrom: since(4),
     quietEmails: quietIds.length,
     floodEmails: floodIds.length,
     floodBacklog,

@@ -124,10 +124,8 @@ export async function startWorkerProgram(
 ): Promise<Program> {
   const { createSigner, createTransport, startWorker } = await import("@mailroom/worker");
   // Each concurrent job holds a client while it records its outcome; keep a few spare for the runners
-  // themselves (one LISTEN connection each, the heartbeat).
-  const slots =
-    config.worker.concurrency + config.worker.reservedConcurrency + config.worker.backgroundConcurrency;
-  const poolSize = Math.max(config.database.poolSize, slots + 4);
+  // themselves (one LISTEN connection each, the heartbeat). Only the lanes this process runs count.
+  const poolSize = Math.max(config.database.poolSize, config.worker.slots + 4);
   const pool = openPool(
     { ...config, database: { ...config.database, poolSize } },
     databaseUrl,
@@ -137,9 +135,12 @@ export async function startWorkerProgram(
   const metrics = createWorkerMetrics();
   observePool(metrics.registry, pool, poolSize);
   // The backlog, domain and endpoint gauges describe the whole installation: the worker exports them.
-  observeDatabaseState(metrics.registry, pool);
-  // Per-tenant figures and each sending domain's rates, labels bounded (issue 31 item 5, issue 29 item 4).
-  observeTenants(metrics.registry, pool);
+  // A process running only the reserved lane leaves them to the main workers: its scrapes cost no queries.
+  if (config.worker.lanes.some((lane) => lane !== "reserved")) {
+    observeDatabaseState(metrics.registry, pool);
+    // Per-tenant figures and each sending domain's rates, labels bounded (issue 31 item 5, issue 29 item 4).
+    observeTenants(metrics.registry, pool);
+  }
   const dane = config.delivery.mode === "direct" && config.dns.validatesDnssec;
   metrics.daneValidating.set(dane ? 1 : 0);
   if (config.delivery.mode === "direct" && !dane) {

@@ -1,3 +1,4 @@
+import type { Config } from "@mailroom/core/config";
 import { createPool, endPool, type Pool } from "@mailroom/core/db";
 import {
   CRONTAB,
@@ -22,6 +23,7 @@ import { makeWebhookTasks } from "./tasks/webhook-deliver.ts";
 
 /** Exactly the tasks core/src/jobs puts in a lane, each typed by its payload. */
 type LaneTasks<Lane extends LaneName> = { [T in TasksOfLane<Lane>]: Task<T> };
+type WorkerLane = Config["worker"]["lanes"][number];
 
 export interface WorkerHandle {
   /** True while every lane's runner is running (readiness adds that the database answers). */
@@ -36,7 +38,9 @@ export interface WorkerHandle {
  * delivery needs, and a delivery backlog does not starve webhooks. `reserved` (unless its concurrency is 0)
  * runs only the `deliver` jobs added within their account's fair share, with `worker.reservedConcurrency`
  * slots and no local queue: a flood holding every delivery slot, and the jobs its lane fetched ahead, cannot
- * make a quiet account's email wait for them (ADR 0064). Each lane's runner is kept running (see
+ * make a quiet account's email wait for them (ADR 0064). A process runs the lanes `worker.lanes` lists (all
+ * by default; the chart runs `reserved` in a process of its own, whose deliveries then share no event loop
+ * with a flood's). Each lane's runner is kept running (see
  * `startLane`); the heartbeat beats only for runners that are up. Signals are left to the program, which stops
  * the lanes gracefully (in-flight jobs finish) on SIGTERM/SIGINT.
  */
@@ -59,10 +63,12 @@ export async function startWorker(
     deadAfterMs: deps.config.worker.deadAfterSeconds * 1000,
     liveIds,
   });
-  // Direct delivery's shaping state, for the console's transit view (ADR 0066).
-  const shaping = deps.transport.shaping
-    ? startShapingPublisher(deps.pool, deps.logger, deps.transport.shaping)
-    : undefined;
+  const runs = (lane: WorkerLane) => deps.config.worker.lanes.includes(lane);
+  // Direct delivery's shaping state, for the console's transit view (ADR 0066): from every process that delivers.
+  const shaping =
+    deps.transport.shaping && (runs("delivery") || runs("reserved"))
+      ? startShapingPublisher(deps.pool, deps.logger, deps.transport.shaping)
+      : undefined;
   const laneDeps = {
     pool: deps.pool,
     logger: deps.logger,
@@ -73,19 +79,23 @@ export async function startWorker(
   const deliveries = { deliver: makeDeliverTask(deps) } satisfies LaneTasks<"delivery">;
   let reservedPool: Pool | undefined;
   try {
-    lanes.push(
-      await startLane(
-        {
-          name: "delivery",
-          concurrency: deps.config.worker.concurrency,
-          localQueueSize: deps.config.worker.localQueueSize,
-          taskList: deliveries,
-        },
-        laneDeps,
-        onDead,
-      ),
-    );
-    if (deps.config.worker.reservedConcurrency > 0) {
+    if (runs("delivery")) {
+      lanes.push(
+        await startLane(
+          {
+            name: "delivery",
+            concurrency: deps.config.worker.concurrency,
+            localQueueSize: deps.config.worker.localQueueSize,
+            taskList: deliveries,
+          },
+          laneDeps,
+          onDead,
+        ),
+      );
+    }
+    // In `lanes` only with slots (core/src/config). A process without it leaves nothing stranded: the flag
+    // only keeps flood jobs out of this lane, and the delivery lane runs every `deliver` job.
+    if (runs("reserved")) {
       reservedPool = openReservedPool(deps.pool, deps.config.worker.reservedConcurrency, deps.logger);
       lanes.push(
         await startLane(
@@ -103,27 +113,29 @@ export async function startWorker(
         ),
       );
     }
-    lanes.push(
-      await startLane(
-        {
-          name: "background",
-          concurrency: deps.config.worker.backgroundConcurrency,
-          // Periodic jobs live here, not in a crontab file; their schedule is declared in core/src/jobs.
-          crontab: CRONTAB,
-          taskList: {
-            process_report: makeProcessReportTask(deps),
-            purge_expired: makePurgeTask(deps),
-            recheck_domains: makeRecheckDomainsTask(deps),
-            rotate_dkim: makeRotateDkimTask(deps),
-            guard_reputation: makeGuardReputationTask(deps),
-            send_tls_reports: makeSendTlsReportsTask(deps),
-            ...webhooks.taskList,
-          } satisfies LaneTasks<"background">,
-        },
-        laneDeps,
-        onDead,
-      ),
-    );
+    if (runs("background")) {
+      lanes.push(
+        await startLane(
+          {
+            name: "background",
+            concurrency: deps.config.worker.backgroundConcurrency,
+            // Periodic jobs live here, not in a crontab file; their schedule is declared in core/src/jobs.
+            crontab: CRONTAB,
+            taskList: {
+              process_report: makeProcessReportTask(deps),
+              purge_expired: makePurgeTask(deps),
+              recheck_domains: makeRecheckDomainsTask(deps),
+              rotate_dkim: makeRotateDkimTask(deps),
+              guard_reputation: makeGuardReputationTask(deps),
+              send_tls_reports: makeSendTlsReportsTask(deps),
+              ...webhooks.taskList,
+            } satisfies LaneTasks<"background">,
+          },
+          laneDeps,
+          onDead,
+        ),
+      );
+    }
   } catch (error) {
     for (const lane of lanes) await lane.stop();
     await heartbeat.stop([]);

@@ -303,3 +303,13 @@ the chart creates), else <fullname>-<component>. Call with (dict "root" $ "compo
 {{- define "mailroom.serviceAccountPerProgram" -}}
 {{- if and .Values.serviceAccount.create (not .Values.serviceAccount.name) }}true{{ end -}}
 {{- end }}
+
+{{/* "true" when the reserved lane runs in its own Deployment, <fullname>-worker-reserved (it needs slots). */}}
+{{- define "mailroom.workerReservedSeparate" -}}
+{{- if and .Values.worker.reservedLane.separate (gt (int .Values.worker.reservedConcurrency) 0) }}true{{ end -}}
+{{- end }}
+
+{{/* The worker programs' components: the worker, and its reserved lane's when that has a Deployment. */}}
+{{- define "mailroom.workerComponents" -}}
+{{- if eq (include "mailroom.workerReservedSeparate" .) "true" }}["worker","worker-reserved"]{{ else }}["worker"]{{ end -}}
+{{- end }}

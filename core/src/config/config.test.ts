@@ -83,6 +83,25 @@ describe("config", () => {
     );
   });
 
+  it("runs every worker lane unless MAILROOM_WORKER_LANES lists some (the reserved one only with slots)", () => {
+    expect(loadConfig({}).worker.lanes).toEqual(["delivery", "reserved", "background"]);
+    expect(loadConfig({}).worker).toMatchObject({ deliverySlots: 22, slots: 30 });
+    const reserved = loadConfig({ MAILROOM_WORKER_LANES: "reserved" }).worker;
+    expect(reserved).toMatchObject({ lanes: ["reserved"], deliverySlots: 2, slots: 2 });
+    const main = loadConfig({ MAILROOM_WORKER_LANES: " background, delivery " }).worker;
+    expect(main).toMatchObject({ lanes: ["delivery", "background"], deliverySlots: 20, slots: 28 });
+    expect(
+      loadConfig({ MAILROOM_WORKER_LANES: "delivery,reserved", MAILROOM_WORKER_RESERVED_CONCURRENCY: "0" })
+        .worker.lanes,
+    ).toEqual(["delivery"]);
+    for (const bad of ["fast", "delivery,delivery", ",", "reserved;background"]) {
+      expect(() => loadConfig({ MAILROOM_WORKER_LANES: bad }), bad).toThrow(/MAILROOM_WORKER_LANES/);
+    }
+    expect(() =>
+      loadConfig({ MAILROOM_WORKER_LANES: "reserved", MAILROOM_WORKER_RESERVED_CONCURRENCY: "0" }),
+    ).toThrow(/MAILROOM_WORKER_LANES: .*would run nothing/);
+  });
+
   it("treats empty values as unset and lets the environment override program defaults", () => {
     expect(loadConfig({ MAILROOM_API_PORT: "" }).api.port).toBe(8443);
     const relaxed = { MAILROOM_ALLOW_UNVERIFIED_FROM: "true" };

@@ -57,6 +57,10 @@ export const VARIABLES: Readonly<Record<string, { programs: ProgramName[]; help:
   MAILROOM_WORKER_CONCURRENCY: { programs: WORKER, help: "jobs one worker runs at once" },
   MAILROOM_WORKER_BACKGROUND_CONCURRENCY: { programs: WORKER, help: "webhook and periodic job slots" },
   MAILROOM_WORKER_LOCAL_QUEUE_SIZE: { programs: WORKER, help: "delivery jobs fetched ahead of the slots" },
+  MAILROOM_WORKER_LANES: {
+    programs: WORKER,
+    help: "lanes this process runs: delivery, reserved, background (default all)",
+  },
   MAILROOM_WORKER_RESERVED_CONCURRENCY: {
     programs: WORKER,
     help: "delivery slots for accounts within their fair share",

@@ -19,7 +19,7 @@ export interface TransportConfig {
   dns: { servers: readonly string[]; cacheSeconds: number; validatesDnssec: boolean };
   shaping: ShapingConfig;
   smtp: { url: string; hostname: string };
-  worker: { concurrency: number; reservedConcurrency: number };
+  worker: { deliverySlots: number };
 }
 
 /**
@@ -46,8 +46,9 @@ export function createTransport(config: TransportConfig, metrics?: ShapingMetric
   }
   return createRelayTransport({
     url: config.smtp.url,
-    // A session for every delivery slot, the reserved lane's included: else its slots would wait for a session.
-    maxConnections: config.worker.concurrency + config.worker.reservedConcurrency,
+    // A session for every delivery slot of this process, the reserved lane's included: else its slots would
+    // wait for a session.
+    maxConnections: config.worker.deliverySlots,
     heloName: config.smtp.hostname,
     allowUnverifiedTls: config.delivery.relayAllowUnverifiedTls,
     ...(extraCa ? { ca: extraCa } : {}),
