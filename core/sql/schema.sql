@@ -811,10 +811,11 @@ CREATE FUNCTION public.mailroom_index_email_addresses() RETURNS trigger
 begin
   insert into email_addresses (email_id, account, address)
   select n.id, n.account, lower(a)
-  from added n cross join lateral unnest(array_prepend(n.from_address, n.to_addresses)) as a
+  from added n
+  cross join lateral unnest(array_prepend(n.from_address, n.to_addresses || n.cc_addresses || n.bcc_addresses)) as a
   where a <> ''
   order by 1, 3
-  -- An address twice in one email (sender and recipient) is one row.
+  -- An address twice in one email (sender and recipient, to and cc) is one row.
   on conflict do nothing;
   return null;
 end $$;
