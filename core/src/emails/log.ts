@@ -86,9 +86,7 @@ export function listEmailsQuery(account: string, filter: EmailFilter): { text: s
     }),
     ...(search?.tags ?? []).map((tag) => `tags @> ${param(JSON.stringify([tag]))}::jsonb`),
   ];
-  const text = LIST_EMAILS.replace("$SEARCH", () => terms.map((t) => `and ${t}`).join("\n       "))
-    .replace("$LOWEST_ID", () => LOWEST_ID)
-    .replace("$HIGHEST_ID", () => HIGHEST_ID);
+  const text = LIST_EMAILS.replace("$SEARCH", () => terms.map((t) => `and ${t}`).join("\n       "));
   return { text, values };
 }
 
@@ -107,8 +105,8 @@ const LIST_EMAILS = `select * from emails
        and ($8::timestamptz is null or (created_at < $8 and id < mailroom_uuidv7_floor($8 + $12::interval)))
        and ($9::uuid is null or id < $9)
        $SEARCH
-       and id >= $LOWEST_ID
-       and id <= $HIGHEST_ID
+       and id >= ${LOWEST_ID}
+       and id <= ${HIGHEST_ID}
      order by id desc
      limit $10`;
 
