@@ -61,7 +61,7 @@ export function postgresCpuMeter(db: DbCpu): { elapsed(): number | undefined } {
   };
 }
 
-const ACCOUNT = "bench-delivery";
+export const ACCOUNT = "bench-delivery";
 /** The orchestrator's Postgres connections: accepts of the latency phase in flight at once. */
 export const ACCEPT_POOL = 6;
 

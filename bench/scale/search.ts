@@ -19,3 +19,20 @@ export const SEARCH_FILTERS: [string, Pick<EmailFilter, "search">][] = [
   ["q: Message-ID (1)", search("<seed-12345@mailroom.bench>")],
   ["q: tag (10 %)", search("plan:p3")],
 ];
+
+export type Filter = Omit<EmailFilter, "limit" | "after">;
+const TEN_DAYS_AGO = Date.now() - 10 * 86_400_000;
+/** Every filter bench/scale times (main.ts) and explains (explain.ts): the log's own, then the search's. */
+export const LOG_FILTERS: [string, Filter][] = [
+  ["none", {}],
+  ["status=bounced (3 %)", { status: "bounced" }],
+  ["status=queued (1 %)", { status: "queued" }],
+  ["to (5 per 1M)", { to: "customer-123@example23.test" }],
+  ["from (20 %)", { from: "sender2@acme.bench" }],
+  ["from, no match", { from: "nobody@acme.bench" }],
+  ["category (25 %)", { category: "invoice" }],
+  ["category, no match", { category: "none-such" }],
+  ["tag (10 %)", { tag: { name: "plan", value: "p3" } }],
+  ["since/until (1 h)", { since: new Date(TEN_DAYS_AGO), until: new Date(TEN_DAYS_AGO + 3600_000) }],
+  ...SEARCH_FILTERS,
+];

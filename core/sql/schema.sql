@@ -105,6 +105,31 @@ end
 $$;
 
 --
+-- Name: mailroom_bound_email_gin_pending_lists(regclass); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_bound_email_gin_pending_lists(p_partition regclass DEFAULT NULL::regclass) RETURNS SETOF text
+    LANGUAGE plpgsql
+    AS $$
+declare
+  v_index regclass;
+begin
+  for v_index in
+    select x.indexrelid::regclass
+    from pg_index x
+    join pg_class i on i.oid = x.indexrelid
+    join pg_am am on am.oid = i.relam
+    join pg_inherits h on h.inhrelid = x.indrelid and h.inhparent = 'emails'::regclass
+    where am.amname = 'gin' and (p_partition is null or x.indrelid = p_partition)
+      and not coalesce(i.reloptions @> array['gin_pending_list_limit=256'], false)
+    order by 1
+  loop
+    execute format('alter index %s set (gin_pending_list_limit = 256)', v_index);
+    return next v_index::text;
+  end loop;
+end $$;
+
+--
 -- Name: emails; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -418,8 +443,13 @@ end $$;
 CREATE FUNCTION public.mailroom_create_email_partitions(p_from timestamp with time zone, p_weeks integer) RETURNS SETOF text
     LANGUAGE plpgsql
     AS $$
+declare
+  v_name text;
 begin
-  return query select * from mailroom_create_weekly_partitions('emails', p_from, p_weeks);
+  for v_name in select * from mailroom_create_weekly_partitions('emails', p_from, p_weeks) loop
+    perform mailroom_bound_email_gin_pending_lists(v_name::regclass);
+    return next v_name;
+  end loop;
 end $$;
 
 --
@@ -811,10 +841,11 @@ CREATE FUNCTION public.mailroom_index_email_addresses() RETURNS trigger
 begin
   insert into email_addresses (email_id, account, address)
   select n.id, n.account, lower(a)
-  from added n cross join lateral unnest(array_prepend(n.from_address, n.to_addresses)) as a
+  from added n
+  cross join lateral unnest(array_prepend(n.from_address, n.to_addresses || n.cc_addresses || n.bcc_addresses)) as a
   where a <> ''
   order by 1, 3
-  -- An address twice in one email (sender and recipient) is one row.
+  -- An address twice in one email (sender and recipient, to and cc) is one row.
   on conflict do nothing;
   return null;
 end $$;
@@ -2709,7 +2740,7 @@ CREATE INDEX emails_search ON ONLY public.emails USING gin (public.mailroom_emai
 -- Name: emails_default_mailroom_email_search_text_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX emails_default_mailroom_email_search_text_idx ON public.emails_default USING gin (public.mailroom_email_search_text(subject, from_address, to_addresses, message_id_header) public.gin_trgm_ops);
+CREATE INDEX emails_default_mailroom_email_search_text_idx ON public.emails_default USING gin (public.mailroom_email_search_text(subject, from_address, to_addresses, message_id_header) public.gin_trgm_ops) WITH (gin_pending_list_limit='256');
 
 --
 -- Name: emails_unsent; Type: INDEX; Schema: public; Owner: -
@@ -2733,7 +2764,7 @@ CREATE INDEX emails_tags ON ONLY public.emails USING gin (tags jsonb_path_ops);
 -- Name: emails_default_tags_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX emails_default_tags_idx ON public.emails_default USING gin (tags jsonb_path_ops);
+CREATE INDEX emails_default_tags_idx ON public.emails_default USING gin (tags jsonb_path_ops) WITH (gin_pending_list_limit='256');
 
 --
 -- Name: emails_to; Type: INDEX; Schema: public; Owner: -
@@ -2745,7 +2776,7 @@ CREATE INDEX emails_to ON ONLY public.emails USING gin (to_addresses);
 -- Name: emails_default_to_addresses_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX emails_default_to_addresses_idx ON public.emails_default USING gin (to_addresses);
+CREATE INDEX emails_default_to_addresses_idx ON public.emails_default USING gin (to_addresses) WITH (gin_pending_list_limit='256');
 
 --
 -- Name: idempotency_keys_created; Type: INDEX; Schema: public; Owner: -

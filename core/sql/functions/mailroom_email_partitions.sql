@@ -10,11 +10,44 @@ begin
   return query select * from mailroom_weekly_partition_bounds('emails');
 end $$;
 
--- Makes its weekly partitions from p_from's week up to p_weeks weeks ahead (mailroom_weekly_partitions.sql).
+-- Makes its weekly partitions from p_from's week up to p_weeks weeks ahead (mailroom_weekly_partitions.sql),
+-- their GIN indexes' pending lists bounded as below.
 create or replace function mailroom_create_email_partitions(p_from timestamptz, p_weeks integer)
 returns setof text language plpgsql as $$
+declare
+  v_name text;
 begin
-  return query select * from mailroom_create_weekly_partitions('emails', p_from, p_weeks);
+  for v_name in select * from mailroom_create_weekly_partitions('emails', p_from, p_weeks) loop
+    perform mailroom_bound_email_gin_pending_lists(v_name::regclass);
+    return next v_name;
+  end loop;
+end $$;
+
+-- The GIN indexes of emails (the search's trigrams, tags, recipients) buffer new entries in a pending list
+-- that every query using the index reads whole, until an insert finds it over gin_pending_list_limit (4 MB
+-- by default, ~500 pages) and merges it. The week being written always has one: each accept and each status
+-- change adds entries. Bounded to 256 kB (32 pages) on every partition (issue 33 item 2, ADR 0061): a search
+-- reads at most that much unmerged, and the merge an accept occasionally pays is 16 times smaller. The
+-- parent's index cannot carry the option (Postgres refuses to alter a partitioned index), so each partition's
+-- copy is set, as each week is made. Takes a lock on each index changed: made once per index.
+create or replace function mailroom_bound_email_gin_pending_lists(p_partition regclass default null)
+returns setof text language plpgsql as $$
+declare
+  v_index regclass;
+begin
+  for v_index in
+    select x.indexrelid::regclass
+    from pg_index x
+    join pg_class i on i.oid = x.indexrelid
+    join pg_am am on am.oid = i.relam
+    join pg_inherits h on h.inhrelid = x.indrelid and h.inhparent = 'emails'::regclass
+    where am.amname = 'gin' and (p_partition is null or x.indrelid = p_partition)
+      and not coalesce(i.reloptions @> array['gin_pending_list_limit=256'], false)
+    order by 1
+  loop
+    execute format('alter index %s set (gin_pending_list_limit = 256)', v_index);
+    return next v_index::text;
+  end loop;
 end $$;
 
 -- Drops the partitions of emails whose every id is below p_cutoff's (accepted before it) and none of whose
@@ -52,3 +85,6 @@ begin
     end;
   end loop;
 end $$;
+
+-- The partitions made before the bound existed (once: afterwards every index has it).
+select mailroom_bound_email_gin_pending_lists();

@@ -71,6 +71,40 @@ describe("the index each kind of search term uses (issue 33)", () => {
     expect(common).toMatch(/Index Scan Backward/);
     expect(common).not.toMatch(/->\s+Sort\b/);
     expect(await found("sender2@acme")).toHaveLength(20);
+    // Past a cursor deep in the log, the side table is read from the cursor down too (issue 33 item 2: its
+    // merge with the log walked every address row above the cursor, over 30 s at 10M).
+    const { rows: deepRows } = await db.pool.query<{ id: string }>(
+      "select id from emails where account = 'plans' order by id offset $1 limit 1",
+      [EMAILS / 10],
+    );
+    const cursor = deepRows[0]?.id as string;
+    const deepQuery = listEmailsQuery("plans", {
+      ...normalizeEmailFilter({ q: "sender2@acme" }),
+      after: cursor,
+    });
+    const deep = (
+      await db.pool.query(
+        `explain (analyze, costs off, timing off, summary off) ${deepQuery.text}`,
+        deepQuery.values,
+      )
+    ).rows
+      .map((r) => r["QUERY PLAN"] as string)
+      .join("\n");
+    const sideScan = deep.split("\n").findIndex((line) => /Scan.* on email_addresses/.test(line));
+    expect(sideScan, deep).toBeGreaterThanOrEqual(0);
+    expect(
+      deep
+        .split("\n")
+        .slice(sideScan, sideScan + 3)
+        .join("\n"),
+      deep,
+    ).toMatch(/email_id <=/);
+    const deepPage = await listEmails(db.pool, "plans", {
+      ...normalizeEmailFilter({ q: "sender2@acme" }),
+      after: cursor,
+    });
+    expect(deepPage.data).toHaveLength(20);
+    expect(deepPage.data.every((e) => e.id < cursor && e.fromAddress === "sender2@acme.bench")).toBe(true);
 
     // A Message-ID: the hash index, in every weekly partition.
     const messageId = await plan("<seed-12345@mailroom.bench>");

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { acceptItem } from "../../../test/support/accept-item.ts";
 import { type TestDatabase, useDatabaseWithKey } from "../../../test/support/db.ts";
-import { FUNCTIONS_DIR } from "../db/migrate.ts";
+import { FUNCTIONS_DIR, MIGRATIONS_DIR } from "../db/migrate.ts";
 import { acceptEmails } from "./accept.ts";
 import { normalizeEmailFilter } from "./filter.ts";
 import { listEmails } from "./log.ts";
@@ -102,5 +102,52 @@ describe("searching the log (issue 33)", () => {
     expect(await search("dora@")).toEqual(["Accepted by the previous release"]);
     await accept({ subject: "Accepted after", to: ["dora@upgrade.test"] });
     expect(await search("dora@upgrade.test")).toEqual(["Accepted after", "Accepted by the previous release"]);
+  });
+
+  it("finds an email by its Cc and Bcc recipients' prefixes (a recipient is a recipient)", async () => {
+    await accept({
+      subject: "Copied",
+      to: ["main@copies.test"],
+      cc: ["Cecile@Copies.test", "main@copies.test"],
+      bcc: ["blind@copies.test"],
+    });
+    expect(await search("cecile@")).toEqual(["Copied"]);
+    expect(await search("blind@copies")).toEqual(["Copied"]);
+    expect(await search("main@copies.test")).toEqual(["Copied"]);
+    const { rows } = await db.pool.query(
+      "select address from email_addresses where address like '%@copies.test'",
+    );
+    // main@ is in both to and cc: one row.
+    expect(rows.map((r) => r.address).sort()).toEqual([
+      "blind@copies.test",
+      "cecile@copies.test",
+      "main@copies.test",
+    ]);
+  });
+
+  it("indexes the Cc and Bcc of emails the previous body indexed without them, once, when the body changes", async () => {
+    // The body before migration 0177: the sender and `to` only. Migration 0177 filled the copies of the emails
+    // then in the log; the previous release keeps accepting until the functions are applied.
+    await db.pool.query(`create or replace function mailroom_index_email_addresses() returns trigger
+      language plpgsql as $$
+      begin
+        insert into email_addresses (email_id, account, address)
+        select n.id, n.account, lower(a) from added n cross join lateral unnest(array_prepend(n.from_address, n.to_addresses)) as a
+        where a <> '' order by 1, 3 on conflict do nothing;
+        return null;
+      end $$`);
+    await accept({ subject: "Copied by the previous release", to: ["x@old.test"], cc: ["erin@old.test"] });
+    expect(await search("erin@")).toEqual([]);
+    await db.pool.query(
+      await readFile(path.join(FUNCTIONS_DIR, "mailroom_index_email_addresses.sql"), "utf8"),
+    );
+    expect(await search("erin@")).toEqual(["Copied by the previous release"]);
+    await accept({ subject: "Copied after", to: ["y@old.test"], bcc: ["erin@old.test"] });
+    expect(await search("erin@old.test")).toEqual(["Copied after", "Copied by the previous release"]);
+    // The migration's own fill, for the emails in the log before it.
+    await db.pool.query("delete from email_addresses where address = 'erin@old.test'");
+    const fill = await readFile(path.join(MIGRATIONS_DIR, "0177_email_addresses_copies.sql"), "utf8");
+    await db.pool.query(fill);
+    expect(await search("erin@old.test")).toEqual(["Copied after", "Copied by the previous release"]);
   });
 });

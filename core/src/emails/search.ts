@@ -6,7 +6,8 @@ import { MailroomError } from "../errors/index.ts";
  * which index serves it:
  *  - `<…>`: the Message-ID, exactly (hash index `emails_message_id`), or, for one Mailroom made (`<id@host>`,
  *    whatever the host), the email of that id (primary key);
- *  - a term with `@`: the start of the sender's or a recipient's address (B-tree `email_addresses_prefix`);
+ *  - a term with `@`: the start of the sender's or a recipient's (to, cc, bcc) address (B-tree
+ *    `email_addresses_prefix`);
  *  - `name:value`: a tag (GIN `emails_tags`);
  *  - any other: the start of a word of the subject or of an address, `like '% <term>%'` over
  *    `mailroom_email_search_text` (trigram index `emails_search`).

@@ -151,7 +151,7 @@ describe("email log", () => {
     for (const field of internal) expect(Object.keys(canceled.json), field).not.toContain(field);
   });
 
-  it("searches with q (subject words, addresses, Message-ID, tag); a bad q is a 400", async () => {
+  it("searches with q (subject words, addresses of the sender and every recipient, Message-ID, tag); a bad q is a 400", async () => {
     const id = await send({ subject: "Quarterly statement ready", to: "zed@search.test" });
     await send({ subject: "Quarterly statement ready" }, otherKey);
     const found = async (q: string) => {
@@ -162,6 +162,14 @@ describe("email log", () => {
     expect(await found("quarterly stat")).toEqual([id]);
     expect(await found("zed@search")).toEqual([id]);
     expect(await found(`<${id}@localhost>`)).toEqual([id]);
+    // A Cc or Bcc recipient is a recipient: found by the start of the address, as a `to` is.
+    const copied = await send({
+      to: "main@copies.test",
+      cc: ["Cecile@Copies.test"],
+      bcc: "blind@copies.test",
+    });
+    expect(await found("cecile@copies")).toEqual([copied]);
+    expect(await found("blind@")).toEqual([copied]);
     for (const q of ["", "a b c d e", "x".repeat(201)]) {
       const res = await api.request("GET", `/v1/emails?q=${encodeURIComponent(q)}`, { key });
       expect(res.status, q).toBe(400);

@@ -143,7 +143,8 @@ export const listQuerySchema = {
       maxLength: 200,
       description:
         "Search, every term (at most 4) must match: `<…>` is a Message-ID; a term with `@` starts the sender's " +
-        "or a recipient's address; `name:value` is a tag; any other starts a word of the subject or an address",
+        "or a recipient's (to, cc or bcc) address; `name:value` is a tag; any other starts a word of the subject " +
+        "or of the sender's or a `to` address",
     },
   },
 } as const;
