@@ -13,7 +13,8 @@ import { type PreviousDatabase, startPreviousDatabase } from "./support/previous
 // rolled to this checkout's code, one at a time, new beside old for a while, as a Deployment with
 // maxUnavailable 0 does. Prints `upgrade: accepted N delivered N lost N duplicated N`.
 
-const progress = (line: string) => process.stdout.write(`[upgrade] ${line}\n`);
+const progress = (line: string) =>
+  process.stdout.write(`[upgrade ${new Date().toISOString().slice(11, 23)}] ${line}\n`);
 /** How long old and new run side by side at each step, under load. */
 const SIDE_BY_SIDE_MS = 4_000;
 
@@ -107,6 +108,19 @@ describe("rolling upgrade from the previous release under load", () => {
       `upgrade: accepted ${ids.length} delivered ${delivered} lost ${ids.length - delivered} duplicated ${duplicated}\n`,
     );
     progress(`answers ${JSON.stringify(Object.fromEntries(load.answers))}`);
+    // A repeated delivery names itself with its timeline and handovers, so a red run says which step repeated it.
+    for (const id of ids.filter((i) => (counts.get(i) ?? 0) > 1)) {
+      const { rows: events } = await world.probe.query(
+        "select type, at, detail from email_events where email_id = $1 order by at",
+        [id],
+      );
+      const handovers = world.sink.messages
+        .filter((m) => m.parsed.messageId?.startsWith(`<${id}@`))
+        .map((m) => m.receivedAt);
+      progress(
+        `duplicated ${id}: handed over at ${JSON.stringify(handovers)}; timeline ${JSON.stringify(events)}`,
+      );
+    }
 
     expect(ids.length).toBeGreaterThan(50);
     expect(ids.length - delivered, "accepted emails never delivered").toBe(0);
