@@ -1411,6 +1411,7 @@ CREATE TABLE public.api_keys (
     session_active_at timestamp with time zone,
     owner_refresh_token bytea,
     owner_checked_at timestamp with time zone,
+    revoked_reason text,
     CONSTRAINT api_keys_account_check CHECK ((account ~ '^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$'::text)),
     CONSTRAINT api_keys_key_id_check CHECK ((key_id ~ '^[0-9A-Za-z]{12}$'::text)),
     CONSTRAINT api_keys_managed_by_check CHECK ((managed_by = ANY (ARRAY['cli'::text, 'api'::text, 'operator'::text]))),

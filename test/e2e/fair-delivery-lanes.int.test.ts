@@ -124,6 +124,7 @@ describe("the reserved lane in a worker process of its own", () => {
       30_000,
     );
     expect(statuses).toEqual([{ status: "delivered", n: String(FLOOD + 2) }]);
-    expect(await waitingJobs()).toEqual([]);
+    // The last jobs' completions are batched: they leave the queue a moment after their emails read delivered.
+    expect(await until(waitingJobs, (rows) => rows.length === 0, 30_000)).toEqual([]);
   }, 240_000);
 });

@@ -56,7 +56,10 @@ function decide<Found extends { key: ApiKeyRecord; secretSha256: Buffer }>(
   const matches = hashMatches(presentedSha256, found?.secretSha256 ?? DECOY_SHA256);
   if (!found || !matches) throw INVALID();
   const state = keyState(found.key, now);
-  if (state === "revoked") throw new MailroomError("api_key_revoked", "This API key has been revoked.");
+  if (state === "revoked") {
+    const why = found.key.revokedReason;
+    throw new MailroomError("api_key_revoked", `This API key has been revoked${why ? `: ${why}` : ""}.`);
+  }
   if (state === "expired") throw new MailroomError("api_key_expired", "This API key has expired.");
   return found;
 }

@@ -76,6 +76,32 @@ describe("keys on Postgres", () => {
     expect(await touchKeyLastUsed(db.pool, fresh ?? key, new Date(t0.getTime() + 61 * 60_000))).toBe(true);
   });
 
+  it("tells every later use of a key Mailroom revoked itself why, keeping the first reason", async () => {
+    const { key, fullKey } = await createKey(db.pool, {
+      account: "default",
+      scopes: ["send"],
+      expires: "never",
+    });
+    const messageOf = (authorization: string) =>
+      authenticateKey(db.pool, authorization).then(
+        () => "ok",
+        (error: MailroomError) => `${error.code}: ${error.message}`,
+      );
+    await revokeKey(db.pool, key.keyId, undefined, undefined, "the session was idle too long");
+    // Another request (another tab) after the one that revoked it is told why, too.
+    expect(await messageOf(`Bearer ${fullKey}`)).toBe(
+      "api_key_revoked: This API key has been revoked: the session was idle too long.",
+    );
+    await revokeKey(db.pool, key.keyId, undefined, undefined, "a second reason");
+    expect(await messageOf(`Bearer ${fullKey}`)).toContain("idle too long");
+    // A revocation by a person or the operator gives no reason.
+    const other = await createKey(db.pool, { account: "default", scopes: ["send"], expires: "never" });
+    await revokeKey(db.pool, other.key.keyId);
+    expect(await messageOf(`Bearer ${other.fullKey}`)).toBe(
+      "api_key_revoked: This API key has been revoked.",
+    );
+  });
+
   it("returns undefined when revoking an unknown key id", async () => {
     expect(await revokeKey(db.pool, "AAAAAAAAAAAA")).toBeUndefined();
   });

@@ -18,11 +18,9 @@ export async function checkPersonSession(
   if (!key.owner || !key.sessionActiveAt) return;
   const idleMs = now.getTime() - key.sessionActiveAt.getTime();
   if (idleMs > idleTimeoutSeconds * 1000) {
-    await revokeKey(pool, key.keyId);
-    throw new MailroomError(
-      "api_key_revoked",
-      "This API key has been revoked: the session was idle too long.",
-    );
+    const why = "the session was idle too long";
+    await revokeKey(pool, key.keyId, undefined, undefined, why);
+    throw new MailroomError("api_key_revoked", `This API key has been revoked: ${why}.`);
   }
   const refreshMs = Math.min(60_000, idleTimeoutSeconds * 100);
   if (idleMs < refreshMs) return;

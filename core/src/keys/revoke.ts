@@ -21,18 +21,20 @@ export interface RevokeGuard {
  * Revokes a key by its id: the one path of the CLI, the operator, a person's sign-out and the API. In the same
  * transaction every email of the key that has not left yet becomes `failed` with `api_key_revoked`, and, with
  * `by`, the audit row. Returns undefined when no key has that id (or, with `guard`, none in its account).
- * With `guard`, revoking a key already revoked changes nothing and records nothing.
+ * With `guard`, revoking a key already revoked changes nothing and records nothing. `reason`, when Mailroom
+ * revokes a key itself, is kept and told to every later use of the key (`authenticate.ts`).
  */
 export async function revokeKey(
   pool: Pool,
   keyId: string,
   by?: AuditContext,
   guard?: RevokeGuard,
+  reason?: string,
 ): Promise<{ key: ApiKeyRecord; failedEmailIds: string[] } | undefined> {
   return withTransaction(pool, async (client) => {
     const already = guard ? await checkGuard(client, keyId, guard) : undefined;
     if (already === "missing") return undefined;
-    const key = await markKeyRevoked(client, keyId);
+    const key = await markKeyRevoked(client, keyId, reason);
     if (!key) return undefined;
     if (already === "revoked") return { key, failedEmailIds: [] };
     const failedEmailIds = await failUnsentEmailsOfKey(client, keyId, "api_key_revoked");

@@ -20,7 +20,7 @@ import {
 
 export const COLUMNS = `key_id, account, name, scopes, managed_by, created_at, expires_at, revoked_at, last_used_at,
   rate_limit_per_second, mode, owner_issuer, owner_subject, owner_email, session_active_at,
-  owner_checked_at`;
+  owner_checked_at, revoked_reason`;
 
 // The same columns where a statement joins `accounts`, whose column names overlap.
 const JOINED_COLUMNS = COLUMNS.split(",")
@@ -44,6 +44,7 @@ export interface KeyRow {
   owner_email: string | null;
   session_active_at: Date | null;
   owner_checked_at: Date | null;
+  revoked_reason: string | null;
 }
 
 export function toRecord(row: KeyRow): ApiKeyRecord {
@@ -65,6 +66,7 @@ export function toRecord(row: KeyRow): ApiKeyRecord {
         : null,
     sessionActiveAt: row.session_active_at,
     ownerCheckedAt: row.owner_checked_at,
+    revokedReason: row.revoked_reason,
   };
 }
 
@@ -282,10 +284,14 @@ export async function touchKeyLastUsed(db: Queryable, key: ApiKeyRecord, now: Da
 }
 
 /** Marks the key revoked. Returns undefined when no such key exists, the record when it is (now) revoked. */
-export async function markKeyRevoked(client: PoolClient, keyId: string): Promise<ApiKeyRecord | undefined> {
+export async function markKeyRevoked(client: PoolClient, keyId: string, reason?: string) {
+  // A key revoked already keeps its first revocation's time and reason.
   const { rows } = await client.query<KeyRow>(
-    `update api_keys set revoked_at = coalesce(revoked_at, now()) where key_id = $1 returning ${COLUMNS}`,
-    [keyId],
+    `update api_keys
+     set revoked_reason = case when revoked_at is null then $2 else revoked_reason end,
+         revoked_at = coalesce(revoked_at, now())
+     where key_id = $1 returning ${COLUMNS}`,
+    [keyId, reason ?? null],
   );
   const row = rows[0];
   return row ? toRecord(row) : undefined;

@@ -36,6 +36,8 @@ export interface ApiKeyRecord {
   sessionActiveAt: Date | null;
   /** A person's key: when the provider last confirmed their groups (core/src/oidc/recheck.ts). */
   ownerCheckedAt: Date | null;
+  /** Why Mailroom revoked the key itself (idle session, the provider's answer); null otherwise. */
+  revokedReason: string | null;
 }
 
 /** Who a person's key belongs to: the ID token's issuer, subject and email. */
