@@ -73,6 +73,14 @@ describe.runIf(chromiumAvailable())("people sign in with OpenID Connect", { time
   const tabKey = (page: Page) => page.evaluate(() => sessionStorage.getItem("mailroom.apiKey") ?? "");
   const keyRow = async (keyId: string) =>
     (await stack.db.pool.query("select * from api_keys where key_id = $1", [keyId])).rows[0];
+  /** Who revoked the key, as the audit trail has it (Mailroom's own revocations name the part, and why). */
+  const revokedBy = async (keyId: string) =>
+    (
+      await stack.db.pool.query(
+        "select actor_kind, actor, detail->>'reason' as reason from audit_events where action = 'key.revoked' and target = $1",
+        [keyId],
+      )
+    ).rows;
   const answer = (promise: Promise<unknown>) =>
     promise.then(
       () => "2xx",
@@ -176,7 +184,11 @@ describe.runIf(chromiumAvailable())("people sign in with OpenID Connect", { time
     await alert.waitFor();
     expect(await alert.textContent()).toContain("idle");
     expect((await keyRow(keyId)).revoked_at).not.toBeNull();
-    expect(await answer(stack.call(key, "GET", "/v1/emails"))).toContain("api_key_revoked");
+    expect(await answer(stack.call(key, "GET", "/v1/emails"))).toContain("the session was idle too long");
+    // In the audit trail as Mailroom's own change, with why.
+    expect(await revokedBy(keyId)).toEqual([
+      { actor_kind: "system", actor: "session-idle-timeout", reason: "the session was idle too long" },
+    ]);
     await context.close();
   });
 
@@ -206,6 +218,13 @@ describe.runIf(chromiumAvailable())("people sign in with OpenID Connect", { time
     await alert.waitFor();
     expect(await alert.textContent()).toContain("alice@example.test no longer has a role");
     expect((await keyRow(keyId)).revoked_at).not.toBeNull();
+    expect(await revokedBy(keyId)).toEqual([
+      {
+        actor_kind: "system",
+        actor: "oidc-recheck",
+        reason: expect.stringContaining("alice@example.test no longer has a role"),
+      },
+    ]);
     idp.groups.set("alice", ["mail-admins"]);
     await context.close();
   });

@@ -19,7 +19,13 @@ export async function checkPersonSession(
   const idleMs = now.getTime() - key.sessionActiveAt.getTime();
   if (idleMs > idleTimeoutSeconds * 1000) {
     const why = "the session was idle too long";
-    await revokeKey(pool, key.keyId, undefined, undefined, why);
+    await revokeKey(
+      pool,
+      key.keyId,
+      { actor: { kind: "system", id: "session-idle-timeout" } },
+      undefined,
+      why,
+    );
     throw new MailroomError("api_key_revoked", `This API key has been revoked: ${why}.`);
   }
   const refreshMs = Math.min(60_000, idleTimeoutSeconds * 100);

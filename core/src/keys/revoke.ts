@@ -39,7 +39,7 @@ export async function revokeKey(
     if (already === "revoked") return { key, failedEmailIds: [] };
     const failedEmailIds = await failUnsentEmailsOfKey(client, keyId, "api_key_revoked");
     if (by) {
-      const detail = { name: key.name, failedEmails: failedEmailIds.length };
+      const detail = { name: key.name, failedEmails: failedEmailIds.length, ...(reason ? { reason } : {}) };
       await recordAuditEvent(client, by, {
         account: key.account,
         action: "key.revoked",

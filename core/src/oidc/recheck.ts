@@ -32,7 +32,7 @@ export async function recheckPerson(
   if (!envelope) return;
   const who = key.owner.email ?? key.owner.subject;
   const lose = async (why: string): Promise<never> => {
-    await revokeKey(pool, key.keyId, undefined, undefined, why);
+    await revokeKey(pool, key.keyId, { actor: { kind: "system", id: "oidc-recheck" } }, undefined, why);
     throw new MailroomError("api_key_revoked", `This API key has been revoked: ${why}.`);
   };
   let groups: string[];
