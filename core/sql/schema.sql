@@ -2741,7 +2741,7 @@ CREATE INDEX emails_search ON ONLY public.emails USING gin (public.mailroom_emai
 -- Name: emails_default_mailroom_email_search_text_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX emails_default_mailroom_email_search_text_idx ON public.emails_default USING gin (public.mailroom_email_search_text(subject, from_address, to_addresses, message_id_header) public.gin_trgm_ops) WITH (gin_pending_list_limit='256');
+CREATE INDEX emails_default_mailroom_email_search_text_idx ON public.emails_default USING gin (public.mailroom_email_search_text(subject, from_address, to_addresses, message_id_header) public.gin_trgm_ops);
 
 --
 -- Name: emails_unsent; Type: INDEX; Schema: public; Owner: -
@@ -2765,7 +2765,7 @@ CREATE INDEX emails_tags ON ONLY public.emails USING gin (tags jsonb_path_ops);
 -- Name: emails_default_tags_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX emails_default_tags_idx ON public.emails_default USING gin (tags jsonb_path_ops) WITH (gin_pending_list_limit='256');
+CREATE INDEX emails_default_tags_idx ON public.emails_default USING gin (tags jsonb_path_ops);
 
 --
 -- Name: emails_to; Type: INDEX; Schema: public; Owner: -
@@ -2777,7 +2777,7 @@ CREATE INDEX emails_to ON ONLY public.emails USING gin (to_addresses);
 -- Name: emails_default_to_addresses_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX emails_default_to_addresses_idx ON public.emails_default USING gin (to_addresses) WITH (gin_pending_list_limit='256');
+CREATE INDEX emails_default_to_addresses_idx ON public.emails_default USING gin (to_addresses);
 
 --
 -- Name: idempotency_keys_created; Type: INDEX; Schema: public; Owner: -

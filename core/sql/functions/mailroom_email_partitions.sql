@@ -29,7 +29,7 @@ end $$;
 -- change adds entries. Bounded to 256 kB (32 pages) on every partition (issue 33 item 2, ADR 0061): a search
 -- reads at most that much unmerged, and the merge an accept occasionally pays is 16 times smaller. The
 -- parent's index cannot carry the option (Postgres refuses to alter a partitioned index), so each partition's
--- copy is set, as each week is made. Takes a lock on each index changed: made once per index.
+-- copy is set, as each week is made (new and empty: no writer waits for it).
 create or replace function mailroom_bound_email_gin_pending_lists(p_partition regclass default null)
 returns setof text language plpgsql as $$
 declare
@@ -86,5 +86,7 @@ begin
   end loop;
 end $$;
 
--- The partitions made before the bound existed (once: afterwards every index has it).
-select mailroom_bound_email_gin_pending_lists();
+-- The partitions made before the bound existed are not altered here: `alter index` takes an exclusive lock on
+-- each index, which the writers of the week being written would queue behind (or deadlock with) under load, and
+-- an email handed over whose record then failed would be handed over again (a rolling upgrade repeated one).
+-- Mailroom's own sessions bound every GIN pending list anyway (gin_pending_list_limit, core/src/db/pool.ts).

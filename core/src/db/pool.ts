@@ -13,6 +13,14 @@ export interface PoolOptions {
   settings?: Readonly<Record<string, string>>;
 }
 
+/**
+ * Settings of every Mailroom session. A GIN index's pending list (the email log's search trigrams, tags,
+ * recipients) is read whole by every query through it and merged by the insert that finds it over this bound:
+ * 256 kB instead of Postgres' 4 MB (issue 33 item 2, ADR 0061). Set per session rather than by `alter index`
+ * on the partitions already written, which would lock their writers out (new weeks get it as an index option).
+ */
+const SESSION_SETTINGS = { gin_pending_list_limit: "256kB" } as const;
+
 // Each pool's connections that are open (connected and not yet closed), for endPool.
 const openConnections = new WeakMap<Pool, Set<pg.Client>>();
 
@@ -29,13 +37,9 @@ export function createPool(options: PoolOptions): Pool {
     idleTimeoutMillis: 30_000,
     query_timeout: 30_000,
     keepAlive: true,
-    ...(options.settings
-      ? {
-          options: Object.entries(options.settings)
-            .map(([name, value]) => `-c ${name}=${value}`)
-            .join(" "),
-        }
-      : {}),
+    options: Object.entries({ ...SESSION_SETTINGS, ...options.settings })
+      .map(([name, value]) => `-c ${name}=${value}`)
+      .join(" "),
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on("error", (error) => options.onError?.(error));

@@ -25,17 +25,23 @@ async function ginIndexes(): Promise<{ index: string; bound: string | null }[]> 
 }
 
 describe("the pending lists of emails' GIN indexes (issue 33)", () => {
-  it("are bounded on every partition, those made later included, and a search reads at most that", async () => {
+  it("are bounded by every Mailroom session and on every week made later, and a search reads at most that", async () => {
+    // The weeks already there keep their indexes as they are (no lock taken on them by a migrate): every
+    // session of Mailroom's pools bounds their pending lists.
+    const { rows: setting } = await db.pool.query<{ bound: string }>(
+      "select current_setting('gin_pending_list_limit') as bound",
+    );
+    expect(setting[0]?.bound).toBe("256kB");
     const before = await ginIndexes();
     // The search's trigrams, the tags and the recipients, on each week and the default partition.
     expect(before.length).toBeGreaterThanOrEqual(6);
-    expect(before.filter((i) => i.bound !== "256")).toEqual([]);
-    // Weeks made from now on (a year ahead: none of them exists yet) get the bound as they are made.
+    // Weeks made from now on (a year ahead: none of them exists yet) get the bound as an index option too.
     const made = await prepareTimelinePartitions(db.pool, new Date(Date.now() + 365 * 86_400_000));
     expect(made.some((name) => name.startsWith("emails_"))).toBe(true);
     const after = await ginIndexes();
-    expect(after.length).toBeGreaterThan(before.length);
-    expect(after.filter((i) => i.bound !== "256")).toEqual([]);
+    const added = after.filter((i) => !before.some((b) => b.index === i.index));
+    expect(added.length).toBeGreaterThan(0);
+    expect(added.filter((i) => i.bound !== "256")).toEqual([]);
 
     // The week being written, as accepts fill it after a vacuum: its trigram index's pending list stays
     // within the bound (4 MB, about 500 pages, without it), so a search reads at most that much of it.
