@@ -9,6 +9,7 @@ import {
   verdictFrom,
 } from "../limits/rate-limit.ts";
 import { hashMatches, hashSecret, type ParsedKey, parseKey } from "./format.ts";
+import { keyRevokedError } from "./revoke.ts";
 import { type AuthLookup, findKeyBySecret, findKeysForAuthCounting } from "./store.ts";
 import { type ApiKeyRecord, keyState, type Scope } from "./types.ts";
 
@@ -56,10 +57,7 @@ function decide<Found extends { key: ApiKeyRecord; secretSha256: Buffer }>(
   const matches = hashMatches(presentedSha256, found?.secretSha256 ?? DECOY_SHA256);
   if (!found || !matches) throw INVALID();
   const state = keyState(found.key, now);
-  if (state === "revoked") {
-    const why = found.key.revokedReason;
-    throw new MailroomError("api_key_revoked", `This API key has been revoked${why ? `: ${why}` : ""}.`);
-  }
+  if (state === "revoked") throw keyRevokedError(found.key.revokedReason);
   if (state === "expired") throw new MailroomError("api_key_expired", "This API key has expired.");
   return found;
 }

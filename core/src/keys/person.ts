@@ -1,6 +1,5 @@
 import type { Pool, Queryable } from "../db/pool.ts";
-import { MailroomError } from "../errors/index.ts";
-import { revokeKey } from "./revoke.ts";
+import { revokeForCause } from "./revoke.ts";
 import type { ApiKeyRecord } from "./types.ts";
 
 /**
@@ -18,15 +17,7 @@ export async function checkPersonSession(
   if (!key.owner || !key.sessionActiveAt) return;
   const idleMs = now.getTime() - key.sessionActiveAt.getTime();
   if (idleMs > idleTimeoutSeconds * 1000) {
-    const why = "the session was idle too long";
-    await revokeKey(
-      pool,
-      key.keyId,
-      { actor: { kind: "system", id: "session-idle-timeout" } },
-      undefined,
-      why,
-    );
-    throw new MailroomError("api_key_revoked", `This API key has been revoked: ${why}.`);
+    await revokeForCause(pool, key.keyId, "session-idle-timeout", "the session was idle too long");
   }
   const refreshMs = Math.min(60_000, idleTimeoutSeconds * 100);
   if (idleMs < refreshMs) return;

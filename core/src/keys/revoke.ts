@@ -51,6 +51,25 @@ export async function revokeKey(
   });
 }
 
+/** The answer to any use of a revoked key: with why, when Mailroom revoked it itself (`revokeForCause`). */
+export function keyRevokedError(reason?: string | null): MailroomError {
+  return new MailroomError("api_key_revoked", `This API key has been revoked${reason ? `: ${reason}` : ""}.`);
+}
+
+/**
+ * Mailroom revoking a person's key itself (`part`: what decided, e.g. `oidc-recheck`): revoked with why, in
+ * the audit trail as a system change, and the request that found it answered as every later use will be.
+ */
+export async function revokeForCause(
+  pool: Pool,
+  keyId: string,
+  part: string,
+  reason: string,
+): Promise<never> {
+  await revokeKey(pool, keyId, { actor: { kind: "system", id: part } }, undefined, reason);
+  throw keyRevokedError(reason);
+}
+
 /** The key's row locked, judged against the guard: throws, or says whether it is missing or revoked already. */
 async function checkGuard(
   client: PoolClient,

@@ -3,7 +3,7 @@ import type { Pool } from "../db/pool.ts";
 import { decryptSecret, encryptSecret } from "../domains/crypto.ts";
 import { MailroomError } from "../errors/index.ts";
 import { claimPersonRecheck, storePersonRefreshToken } from "../keys/person.ts";
-import { revokeKey } from "../keys/revoke.ts";
+import { revokeForCause } from "../keys/revoke.ts";
 import type { ApiKeyRecord } from "../keys/types.ts";
 import { providerMetadata } from "./provider.ts";
 import { grantsOf } from "./roles.ts";
@@ -31,10 +31,7 @@ export async function recheckPerson(
   const envelope = await claimPersonRecheck(pool, key.keyId, now, oidc.recheckSeconds);
   if (!envelope) return;
   const who = key.owner.email ?? key.owner.subject;
-  const lose = async (why: string): Promise<never> => {
-    await revokeKey(pool, key.keyId, { actor: { kind: "system", id: "oidc-recheck" } }, undefined, why);
-    throw new MailroomError("api_key_revoked", `This API key has been revoked: ${why}.`);
-  };
+  const lose = (why: string) => revokeForCause(pool, key.keyId, "oidc-recheck", why);
   let groups: string[];
   let rotated: string | undefined;
   try {
