@@ -32,7 +32,7 @@ test: $(STAMP) system-packages ## Run the whole test suite: lint, type check, ge
 	$(NPM) test
 
 test-faults: $(STAMP) system-packages ## Fault suite: kill -9 a worker, the API, Postgres, a Patroni primary (and a switchover); stall SMTP and webhooks; under load (~7 min)
-	$(NPM) exec --no -- vitest run -c test/fault/vitest.config.ts
+	$(NPM) exec --no -- node test/support/run-vitest.ts -c test/fault/vitest.config.ts
 
 FUZZ_FILES = core/src/emails/send-request.test.ts api/src/routes/v1/fuzz.int.test.ts api/src/routes/v1/send/fuzz.int.test.ts
 fuzz: $(STAMP) ## Hunt with fresh seeds (FUZZ_ROUNDS, default 20) beyond the fixed corpus CI runs; keep each failure found as a fixed case
@@ -40,13 +40,13 @@ fuzz: $(STAMP) ## Hunt with fresh seeds (FUZZ_ROUNDS, default 20) beyond the fix
 
 test-upgrade: $(STAMP) ## Rolling upgrade from the previous release (built once per commit under ~/.cache/mailroom/upgrade/) under load (~3 min warm)
 	$(NPM) exec --no -- node scripts/previous-release.ts >/dev/null
-	$(NPM) exec --no -- vitest run -c test/upgrade/vitest.config.ts
+	$(NPM) exec --no -- node test/support/run-vitest.ts -c test/upgrade/vitest.config.ts
 
 test-kubernetes: $(STAMP) ## Operator contract suite and chart on a real kube-apiserver, etcd, kube-controller-manager (built once from Go modules)
 	@test/kubernetes/build/build.sh >/dev/null
 	@test/kubernetes/build/third-party-crds.sh >/dev/null
 	@test/kubernetes/kstatus/build.sh >/dev/null
-	$(NPM) exec --no -- vitest run -c test/kubernetes/vitest.config.ts
+	$(NPM) exec --no -- node test/support/run-vitest.ts -c test/kubernetes/vitest.config.ts
 
 bench: $(STAMP) ## Benchmarks against same-run baselines; writes BENCHMARKS.md (takes a few minutes)
 	$(NPM) exec --no -- node bench/send/main.ts

@@ -21,5 +21,5 @@ RELEASE_DRAFT=1 RELEASE_DIR="${PWD}/${DIR}" COSIGN_KEY="${PWD}/${KEYS}/cosign.ke
 
 test/kubernetes/build/build.sh >/dev/null
 test/kubernetes/build/third-party-crds.sh >/dev/null
-npm exec --no -- vitest run -c test/release/vitest.config.ts
+npm exec --no -- node test/support/run-vitest.ts -c test/release/vitest.config.ts
 echo "› release-test: ${version} built, published, verified and installed in $((SECONDS - started)) s"

@@ -6,6 +6,7 @@ export default defineConfig({
   test: {
     root: `${import.meta.dirname}/../..`,
     include: ["test/fault/**/*.fault.test.ts"],
+    reporters: ["default", "./test/support/summary-reporter.ts"],
     fileParallelism: false,
     testTimeout: 150_000,
     hookTimeout: 120_000,

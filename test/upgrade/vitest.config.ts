@@ -6,6 +6,7 @@ export default defineConfig({
   test: {
     root: `${import.meta.dirname}/../..`,
     include: ["test/upgrade/**/*.upgrade.test.ts"],
+    reporters: ["default", "./test/support/summary-reporter.ts"],
     fileParallelism: false,
     testTimeout: 600_000,
     // A cold build of the previous release (`npm ci`) happens in the first hook.
