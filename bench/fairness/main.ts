@@ -35,6 +35,7 @@ import { openBenchDatabase } from "../shared/support.ts";
 import { withFifoEnqueue } from "./fifo.ts";
 import { type PhaseResult, type PhaseSpec, runPhase } from "./phase.ts";
 import { phaseLine, type RunInfo, SECTION_HEADING, sectionBody } from "./report.ts";
+import { type StepBreakdown, stepBreakdown, stepLines, traceJobs, untraceJobs } from "./steps.ts";
 import { setUpTenants } from "./tenants.ts";
 import { startWorkers, type Topology } from "./topology.ts";
 
@@ -102,11 +103,16 @@ async function main(onCleanup: OnCleanup): Promise<number> {
   const setup = await setUp(pool, say);
   const tenants = await setUpTenants(setup, FLOOD_RATE);
   const sink = await startSink(run);
-  let workers = await startWorkers(run, setup, sink, db.url, HEADLINE);
+  // Step timings of the quiet tenant's deliveries (steps.ts): the workers' spans, the jobs' fetch times.
+  const spansFile = path.join(tmp, "quiet-spans.jsonl");
+  const traceEnv = { BENCH_TRACE_FILE: spansFile, BENCH_TRACE_ACCOUNT: tenants.quiet.account };
+  await traceJobs(pool);
+  onCleanup(() => untraceJobs(pool).catch(() => undefined));
+  let workers = await startWorkers(run, setup, sink, db.url, HEADLINE, traceEnv);
   const restart = async (topology: Topology) => {
     if (workers.topology === topology) return;
     await workers.stop();
-    workers = await startWorkers(run, setup, sink, db.url, topology);
+    workers = await startWorkers(run, setup, sink, db.url, topology, traceEnv);
   };
 
   say(`› warm-up: ${WARMUP} emails`);
@@ -125,10 +131,14 @@ async function main(onCleanup: OnCleanup): Promise<number> {
     quietSeconds: SECONDS,
   });
   const results: PhaseResult[] = [];
+  const breakdowns = new Map<PhaseResult, StepBreakdown>();
   const phase = async (s: PhaseSpec) => {
     const result = await runPhase(tenants, sink, s, counter, say);
     say(phaseLine(result));
     results.push(result);
+    const steps = await stepBreakdown(pool, spansFile, result.quietTimes);
+    breakdowns.set(result, steps);
+    for (const line of stepLines("    where the time goes", steps)) if (line) say(`    ${line}`);
     return result;
   };
   const idle = await phase(spec(`(a) idle: quiet tenant alone (${HEADLINE} reserved lane)`, 0));
@@ -179,7 +189,7 @@ async function main(onCleanup: OnCleanup): Promise<number> {
     loadBefore,
     loadAfter: os.loadavg(),
   };
-  const body = sectionBody(idle, headline, floods, info);
+  const body = sectionBody(idle, headline, floods, info, breakdowns);
   await writeBenchmarkSection(SECTION_HEADING, body);
   say(`\n${SECTION_HEADING}\n\n${body}\n`);
   say("› wrote BENCHMARKS.md");

@@ -3,6 +3,7 @@ import os from "node:os";
 import { int, mark, ms, pct } from "../shared/benchmarks-file.ts";
 import { percentile } from "../shared/percentile.ts";
 import type { PhaseResult } from "./phase.ts";
+import { type StepBreakdown, stepLines } from "./steps.ts";
 
 export const SECTION_HEADING = "## Fair delivery across accounts (make bench)";
 
@@ -50,6 +51,8 @@ export function sectionBody(
   /** Every flood phase of the run, the headline's included, in the order they ran. */
   floods: readonly PhaseResult[],
   info: RunInfo,
+  /** Each phase's step breakdown of the quiet tenant's emails (steps.ts). */
+  breakdowns: ReadonlyMap<PhaseResult, StepBreakdown> = new Map(),
 ) {
   const p99 = (r: PhaseResult) => percentile(r.latencies, 99);
   const ratio = p99(headline) / p99(idle);
@@ -72,6 +75,16 @@ export function sectionBody(
       "",
       `The other flood rows are the alternatives measured in the same run, in the order they ran, each on its worker processes started afresh: the reserved lane in its own process is ADR 0064's amendment (a second process with only that lane, beside the worker without it); in the worker's own process, ADR 0064 as first shipped (its deliveries share one event loop with 20 of the flood's); priority alone is ADR 0053's design, a worker without the reserved lane (the flood's jobs queue behind the quiet tenant's, but a quiet email still waits for a slot and behind the jobs already fetched ahead); first in first out is the \`deliver\` enqueue before ADR 0053 (every job at one priority), swapped into the bench's database for that phase only. The quiet tenant's p99 over its idle figure: ${others.map((r) => `${r.spec.label.replace(/^\([\w']+\) flood, /, "")} ${(p99(r) / p99(idle)).toFixed(2)}×`).join("; ")}.`,
     );
+  }
+  if (breakdowns.size > 0) {
+    lines.push(
+      "",
+      "Where the quiet emails' time goes, per phase (bench/fairness/steps.ts: Postgres's commit timestamp, the job's `locked_at` kept by a bench-only trigger, the worker's `deliver` span events, the sink's clock). Steps do not add up at p50 / p99; the last column, each step's mean over the slowest 5 % of the phase's quiet emails (commit → end of DATA), does.",
+    );
+    for (const r of [idle, ...floods]) {
+      const b = breakdowns.get(r);
+      if (b) lines.push("", ...stepLines(r.spec.label, b));
+    }
   }
   return lines.join("\n");
 }

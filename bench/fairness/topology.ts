@@ -32,10 +32,12 @@ export async function startWorkers(
   sink: Sink,
   databaseUrl: string,
   topology: Topology,
+  /** Variables for every worker process of this topology (the step trace's, steps.ts). */
+  extraEnv: Record<string, string> = {},
 ): Promise<Workers> {
   const children: Awaited<ReturnType<typeof startMailroomWorker>>[] = [];
   for (const env of ENV[topology]) {
-    children.push(await startMailroomWorker(run, setup, sink, databaseUrl, env));
+    children.push(await startMailroomWorker(run, setup, sink, databaseUrl, { ...extraEnv, ...env }));
   }
   return {
     topology,
