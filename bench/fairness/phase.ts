@@ -26,6 +26,8 @@ export interface PhaseSpec {
   leadSeconds: number;
   quietRate: number;
   quietSeconds: number;
+  /** Whether the bench's processes ran in the CPU groups of the pods they stand for (cgroups.ts). */
+  cpuGroups: boolean;
 }
 
 export interface PhaseResult {

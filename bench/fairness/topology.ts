@@ -10,6 +10,7 @@
 import type { DeliveryRun, Setup } from "../delivery/setup.ts";
 import type { Sink } from "../delivery/sink-control.ts";
 import { startMailroomWorker } from "../delivery/throughput.ts";
+import type { Role } from "./cgroups.ts";
 
 export type Topology = "separate" | "in-process" | "priority-only";
 
@@ -17,6 +18,8 @@ export interface Workers {
   topology: Topology;
   /** The main worker's delivery slots. */
   concurrency: number;
+  /** Each worker process and the pod it stands for (cgroups.ts). */
+  processes: Array<{ pid: number | undefined; role: Role }>;
   stop(): Promise<void>;
 }
 
@@ -42,6 +45,10 @@ export async function startWorkers(
   return {
     topology,
     concurrency: children[0]?.concurrency ?? 0,
+    processes: children.map(({ child }, i) => ({
+      pid: child.pid,
+      role: topology === "separate" && i === 1 ? "worker-reserved" : "worker",
+    })),
     stop: async () => {
       for (const { child } of children) child.send({ type: "stop" });
       await Promise.all(children.map(({ child }) => child.stop(60_000)));
