@@ -20,6 +20,8 @@ type SinkChild = Child<SinkCommand, SinkMessage>;
 
 export interface Sink {
   url: string;
+  /** The sink process (bench/fairness places it in a CPU group of its own). */
+  pid: number | undefined;
   reset(): Promise<void>;
   count(): Promise<number>;
   report(): Promise<SinkReport>;
@@ -42,6 +44,7 @@ export async function startSink(run: Pick<DeliveryRun, "say" | "onCleanup">): Pr
   };
   return {
     url: `smtp://127.0.0.1:${port}`,
+    pid: child.pid,
     reset: async () => {
       child.send({ type: "reset" });
       await child.next("reset", 10_000);

@@ -11,6 +11,7 @@ import { loadConfig } from "@mailroom/core/config";
 import { createPool } from "@mailroom/core/db";
 import { createLogger, createWorkerMetrics } from "@mailroom/core/telemetry";
 import { createSigner, createTransport, startWorker } from "../../worker/src/index.ts";
+import { recordDeliverSpans } from "../shared/span-recorder.ts";
 import type { WorkerCommand, WorkerJob, WorkerMessage } from "./protocol.ts";
 
 const MB = 1024 * 1024;
@@ -36,6 +37,8 @@ function post(message: WorkerMessage): void {
 }
 
 async function main(job: WorkerJob): Promise<void> {
+  // bench/fairness's step timings of the quiet tenant's deliveries (off unless BENCH_TRACE_FILE is set).
+  recordDeliverSpans(process.env);
   const config = loadConfig({
     ...process.env,
     DATABASE_URL: job.databaseUrl,

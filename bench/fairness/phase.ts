@@ -12,6 +12,7 @@ import { checkArrivals } from "../delivery/report.ts";
 import type { Sink } from "../delivery/sink-control.ts";
 import { verifySamples } from "../delivery/sink-control.ts";
 import { cpuTimes, machineBusy } from "../shared/support.ts";
+import type { QuietTimes } from "./steps.ts";
 import { floodAcceptItem, quietAcceptItem, type Tenants, unsentOf, waitDelivered } from "./tenants.ts";
 
 const now = (): number => performance.timeOrigin + performance.now();
@@ -25,6 +26,8 @@ export interface PhaseSpec {
   leadSeconds: number;
   quietRate: number;
   quietSeconds: number;
+  /** Whether the bench's processes ran in the CPU groups of the pods they stand for (cgroups.ts). */
+  cpuGroups: boolean;
 }
 
 export interface PhaseResult {
@@ -36,6 +39,8 @@ export interface PhaseResult {
    * composition, signature), before the SMTP exchange with the sink (which the flood's sessions share).
    */
   untilMailFrom: number[];
+  /** Each quiet email's clocks, for the step breakdown (steps.ts). */
+  quietTimes: QuietTimes[];
   quietEmails: number;
   floodEmails: number;
   /** The flood's emails not yet handed over when the quiet tenant's last email was delivered. */
@@ -153,6 +158,15 @@ export async function runPhase(
       .map((id) => (byId.get(header(id))?.[field] ?? Number.NaN) - (committed.get(id) ?? Number.NaN))
       .sort((a, b) => a - b);
   const latencies = since(1);
+  const quietTimes = quietIds.map((id) => {
+    const arrival = byId.get(header(id));
+    return {
+      id,
+      committed: committed.get(id) ?? Number.NaN,
+      mailFrom: arrival?.[4] ?? Number.NaN,
+      endOfData: arrival?.[1] ?? Number.NaN,
+    };
+  });
   const text =
     `${check.ok ? "✓" : "✗"} ${check.arrived.toLocaleString("en-US")}/${check.expected.toLocaleString("en-US")} once each` +
     (check.duplicates > 0 ? `, ${check.duplicates} duplicates` : "") +
@@ -162,6 +176,7 @@ export async function runPhase(
     spec,
     latencies,
     untilMailFrom: since(4),
+    quietTimes,
     quietEmails: quietIds.length,
     floodEmails: floodIds.length,
     floodBacklog,

@@ -10,6 +10,7 @@
 import type { DeliveryRun, Setup } from "../delivery/setup.ts";
 import type { Sink } from "../delivery/sink-control.ts";
 import { startMailroomWorker } from "../delivery/throughput.ts";
+import type { Role } from "./cgroups.ts";
 
 export type Topology = "separate" | "in-process" | "priority-only";
 
@@ -17,6 +18,8 @@ export interface Workers {
   topology: Topology;
   /** The main worker's delivery slots. */
   concurrency: number;
+  /** Each worker process and the pod it stands for (cgroups.ts). */
+  processes: Array<{ pid: number | undefined; role: Role }>;
   stop(): Promise<void>;
 }
 
@@ -32,14 +35,20 @@ export async function startWorkers(
   sink: Sink,
   databaseUrl: string,
   topology: Topology,
+  /** Variables for every worker process of this topology (the step trace's, steps.ts). */
+  extraEnv: Record<string, string> = {},
 ): Promise<Workers> {
   const children: Awaited<ReturnType<typeof startMailroomWorker>>[] = [];
   for (const env of ENV[topology]) {
-    children.push(await startMailroomWorker(run, setup, sink, databaseUrl, env));
+    children.push(await startMailroomWorker(run, setup, sink, databaseUrl, { ...extraEnv, ...env }));
   }
   return {
     topology,
     concurrency: children[0]?.concurrency ?? 0,
+    processes: children.map(({ child }, i) => ({
+      pid: child.pid,
+      role: topology === "separate" && i === 1 ? "worker-reserved" : "worker",
+    })),
     stop: async () => {
       for (const { child } of children) child.send({ type: "stop" });
       await Promise.all(children.map(({ child }) => child.stop(60_000)));

@@ -111,6 +111,12 @@ describe("telemetry", () => {
     expect(parentOf(deliver)).toBe(accept?.spanContext().spanId);
     expect(parentOf(handover)).toBe(deliver?.spanContext().spanId);
     expect(handover?.attributes["mailroom.transport"]).toBe("relay");
+    // The attempt's steps, in order: where a slow delivery's time went (bench/fairness reads them).
+    expect(deliver?.events.map((e) => e.name)).toEqual(["claimed", "composed", "signed"]);
+    const ms = ([s, ns]: [number, number]) => s * 1e3 + ns / 1e6;
+    const stepTimes = (deliver?.events ?? []).map((e) => ms(e.time));
+    expect(stepTimes).toEqual([...stepTimes].sort((a, b) => a - b));
+    expect(deliver?.attributes["mailroom.account"]).toBe("traced");
 
     // Every line the request logged carries its trace, and the access line names the server span.
     const requestLines = logsOf(apiLogs.lines).filter((l) => l.trace_id === traceId);

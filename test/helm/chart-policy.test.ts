@@ -28,6 +28,7 @@ describe("security defaults", () => {
       `Deployment/${FULL}-api`,
       `Deployment/${FULL}-operator`,
       `Deployment/${FULL}-worker`,
+      `Deployment/${FULL}-worker-reserved`,
       `Job/${FULL}-migrate`,
       `Pod/${FULL}-helm-test-send`,
     ]);
@@ -174,6 +175,7 @@ describe("security defaults", () => {
       `${FULL}-api`,
       `${FULL}-operator`,
       `${FULL}-worker`,
+      `${FULL}-worker-reserved`,
     ]);
     const api = findManifest(manifests, "NetworkPolicy", `${FULL}-api`);
     const ports = api.spec.ingress.flatMap((rule: { ports: Array<{ port: string }> }) =>

@@ -45,7 +45,9 @@ describe("worker.reservedLane", () => {
     const pod = reserved.spec.template.spec;
     const main = worker.spec.template.spec;
     expect(pod.containers[0].args).toEqual(["worker"]);
-    expect(pod.containers[0].resources.requests.cpu).toBe("100m");
+    // Its CPU request is its weight when it wakes on a busy node, and no CPU limit throttles it (ADR 0072).
+    expect(pod.containers[0].resources.requests.cpu).toBe("500m");
+    expect(pod.containers[0].resources.limits.cpu).toBeUndefined();
     expect(pod.serviceAccountName).toBe(main.serviceAccountName);
     for (const probe of ["startupProbe", "livenessProbe", "readinessProbe"]) {
       expect(pod.containers[0][probe], probe).toEqual(main.containers[0][probe]);
@@ -90,8 +92,19 @@ describe("worker.reservedLane", () => {
     expect(egress(RESERVED)).toEqual(egress(DEPLOYMENT));
   });
 
+  it("runs the reserved lane on its own by default (ADR 0072)", async () => {
+    const manifests = await renderChart({});
+    expect(names(manifests, "Deployment")).toEqual(expect.arrayContaining([DEPLOYMENT, RESERVED]));
+    expect(workerConfigOf(manifests, DEPLOYMENT).lanes).toEqual(["delivery", "background"]);
+    expect(workerConfigOf(manifests, RESERVED).lanes).toEqual(["reserved"]);
+    const reserved = findManifest(manifests, "Deployment", RESERVED).spec.template.spec.containers[0];
+    const worker = findManifest(manifests, "Deployment", DEPLOYMENT).spec.template.spec.containers[0];
+    // Five times a worker pod's weight: its CPU request is what makes it run first when it wakes.
+    expect(reserved.resources.requests.cpu).toBe("500m");
+    expect(worker.resources.requests.cpu).toBe("100m");
+  });
+
   it.each<{ why: string; set: Record<string, string>; lanes: string[] }>([
-    { why: "the defaults", set: {}, lanes: ["delivery", "reserved", "background"] },
     {
       why: "separate=false",
       set: { "worker.reservedLane.separate": "false" },

@@ -46,14 +46,19 @@ export function makeDeliverTask(deps: WorkerDeps): Task<"deliver"> {
           return;
         }
         const { email, recipients } = claimed;
+        // The steps of the attempt as span events: where a slow delivery's time went (bench/fairness reads them).
+        span.setAttribute("mailroom.account", email.account);
+        span.addEvent("claimed");
         // The one choice of transport (ADR 0047): a sandbox email, as decided at accept, is captured.
         const transport = claimed.sandbox ? "capture" : mode;
         const mailer = claimed.sandbox ? withSimulator(capture.for(email), simulator) : live;
         const stopTimer = deps.metrics.deliveryDuration.startTimer({ transport });
         const raw = await composeEmail(deps.pool, email, claimed.hasAttachments);
+        span.addEvent("composed");
         const sign = (bytes: Buffer) =>
           deps.signer.prepare(email.account, email.fromAddress, bytes, email.id);
         const prepared = await sign(raw);
+        span.addEvent("signed");
         span.setAttribute("mailroom.dkim", prepared.signed);
         const eightBit = eightBitOf(raw);
         const outbound: OutboundMessage = {
