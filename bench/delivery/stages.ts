@@ -5,7 +5,7 @@
  * (`track_commit_timestamp`), graphile-worker's own job timestamps (`created_at`, and `locked_at`: when a
  * worker fetched it), and the sink's clock (MAIL FROM: the message was composed and signed; end of DATA: the
  * 250). graphile-worker deletes a job once it completes, so for this phase only the bench's database gets a
- * trigger that copies each deleted job's timestamps into a bench table: it runs after the email is recorded,
+ * trigger that copies each deleted job's timestamps into an unlogged bench table: it runs after the email is recorded,
  * in graphile-worker's completion statement, and exists nowhere but in this throwaway database.
  */
 import type { Pool } from "@mailroom/core/db";
@@ -36,11 +36,13 @@ export interface StageBreakdown {
 /** Installs the job-timestamp trigger on the bench's database (see the module comment). */
 export async function traceJobs(pool: Pool): Promise<void> {
   await pool.query(`
-    create table if not exists bench_job_trace (
+    create unlogged table if not exists bench_job_trace (
       email_id uuid, created_at timestamptz, locked_at timestamptz, attempts int);
     create or replace function bench_trace_job() returns trigger language plpgsql as $$
     begin
-      insert into bench_job_trace values ((old.payload->>'emailId')::uuid, old.created_at, old.locked_at, old.attempts);
+      if old.payload->>'emailId' is not null then
+        insert into bench_job_trace values ((old.payload->>'emailId')::uuid, old.created_at, old.locked_at, old.attempts);
+      end if;
       return old;
     end $$;
     create or replace trigger bench_trace_job before delete on graphile_worker._private_jobs

@@ -32,6 +32,7 @@ import { loadConfig } from "@mailroom/core/config";
 import { createPool, migrate } from "@mailroom/core/db";
 import { ACCEPT_POOL, acceptBatches, checkRows, type DeliveryRun, setUp } from "../delivery/setup.ts";
 import { startSink } from "../delivery/sink-control.ts";
+import { traceJobs, untraceJobs } from "../delivery/stages.ts";
 import { commandLine, writeBenchmarkSection } from "../shared/benchmarks-file.ts";
 import { type OnCleanup, runBenchmark } from "../shared/lifecycle.ts";
 import { openBenchDatabase } from "../shared/support.ts";
@@ -39,7 +40,7 @@ import { openCpuGroups, postmasterOf } from "./cgroups.ts";
 import { withFifoEnqueue } from "./fifo.ts";
 import { type PhaseResult, type PhaseSpec, runPhase } from "./phase.ts";
 import { phaseLine, type RunInfo, SECTION_HEADING, sectionBody } from "./report.ts";
-import { type StepBreakdown, stepBreakdown, stepLines, traceJobs, untraceJobs } from "./steps.ts";
+import { type StepBreakdown, stepBreakdown, stepLines } from "./steps.ts";
 import { setUpTenants } from "./tenants.ts";
 import { startWorkers, type Topology } from "./topology.ts";
 

@@ -3,8 +3,8 @@
  * can read on one machine (all wall-clock ms):
  * - its accept's commit (Postgres's commit timestamp of its `queued` event);
  * - its job's `locked_at` (when a lane's fetch took it: the reserved lane fetches for a slot it has free, the
- *   delivery lane into its local queue), copied by a trigger this bench adds to its throwaway database
- *   (graphile-worker deletes a job once it completes);
+ *   delivery lane into its local queue), copied by the delivery bench's trigger (`traceJobs` in
+ *   bench/delivery/stages.ts) in this bench's throwaway database (graphile-worker deletes a completed job);
  * - the worker's `deliver` span (bench/shared/span-recorder.ts): the task's start and its steps' events
  *   (claimed, composed, signed);
  * - the sink's clock: MAIL FROM (the start of its SMTP transaction) and the end of DATA.
@@ -46,24 +46,6 @@ export interface StepBreakdown {
   tail: number;
   tailByReserved: number;
   total: { p50: number; p99: number; tailMean: number };
-}
-
-export async function traceJobs(pool: Pool): Promise<void> {
-  await pool.query(`
-    create unlogged table if not exists bench_job_trace (email_id uuid, locked_at timestamptz);
-    create or replace function bench_trace_job() returns trigger language plpgsql as $$
-    begin
-      if old.payload->>'emailId' is not null then
-        insert into bench_job_trace values ((old.payload->>'emailId')::uuid, old.locked_at);
-      end if;
-      return old;
-    end $$;
-    create or replace trigger bench_trace_job before delete on graphile_worker._private_jobs
-      for each row execute function bench_trace_job();`);
-}
-
-export async function untraceJobs(pool: Pool): Promise<void> {
-  await pool.query("drop trigger if exists bench_trace_job on graphile_worker._private_jobs");
 }
 
 async function readSpans(file: string): Promise<Map<string, DeliverSpan>> {
