@@ -17,6 +17,7 @@ import { createKey } from "@mailroom/core/keys";
 import { createApiMetrics, createLogger } from "@mailroom/core/telemetry";
 import { ensureLocalCertificates } from "@mailroom/core/tls";
 import { startApiServer } from "../../api/src/index.ts";
+import { exitIfHelp } from "../shared/lifecycle.ts";
 import { openBenchDatabase } from "../shared/support.ts";
 
 const REQUESTS = Number(process.env.AUTH_TIMING_REQUESTS ?? 2000);
@@ -24,6 +25,7 @@ const REQUESTS = Number(process.env.AUTH_TIMING_REQUESTS ?? 2000);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 const p90 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)] ?? Number.NaN;
 
+await exitIfHelp();
 const dir = await mkdtemp(path.join(os.tmpdir(), "mailroom-auth-timing-"));
 // The embedded Postgres runs as its own user when this runs as root: it must reach its data directory.
 await chmod(dir, 0o755);

@@ -24,6 +24,7 @@ import { type CountingSmtpSink, startCountingSink } from "../../test/support/smt
 import { createDirectTransport } from "../../worker/src/transports/direct.ts";
 import type { OutboundMessage, RecipientResult } from "../../worker/src/transports/types.ts";
 import { commandLine, int, writeBenchmarkSection } from "../shared/benchmarks-file.ts";
+import { exitIfHelp } from "../shared/lifecycle.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const SLOTS = Number(process.env.BENCH_SLOTS ?? 20);
@@ -185,4 +186,5 @@ async function main() {
   process.stdout.write(`${body}\n`);
 }
 
+await exitIfHelp();
 await main();

@@ -27,6 +27,7 @@ import { startApiServer } from "../../api/src/index.ts";
 import { startSubmissionServers } from "../../smtp/src/index.ts";
 import { DOMAIN, FROM, FROM_ADDRESS, recipient, SUBJECT, TEXT } from "../delivery/protocol.ts";
 import { commandLine, int, writeBenchmarkSection } from "../shared/benchmarks-file.ts";
+import { exitIfHelp } from "../shared/lifecycle.ts";
 import { postfixPeerUnavailable, startPostfixPeer } from "../shared/postfix-peer.ts";
 import { openBenchDatabase } from "../shared/support.ts";
 
@@ -242,4 +243,5 @@ async function main(): Promise<void> {
   }
 }
 
+await exitIfHelp();
 await main();

@@ -30,11 +30,13 @@ import { freePort } from "../../test/support/ports.ts";
 import { graphileWorkerOptions } from "../../worker/src/lane.ts";
 import { makeWebhookTasks } from "../../worker/src/tasks/webhook-deliver.ts";
 import { writeBenchmarkSection } from "../shared/benchmarks-file.ts";
+import { exitIfHelp } from "../shared/lifecycle.ts";
 
 const SIGN_COUNT = 200_000;
 const POST_COUNT = 20_000;
 const PIPELINE_COUNT = 5_000;
 const CONCURRENCY = 64;
+await exitIfHelp();
 // The worker is configured as `mailroom worker` would be from this environment.
 const CONFIG = loadConfig(process.env);
 // Jobs at once; each sends to up to 16 streams side by side.
