@@ -3,12 +3,12 @@ import { getReportOutcome } from "@mailroom/core/bounces";
 import { createKey } from "@mailroom/core/keys";
 import { createLogger } from "@mailroom/core/telemetry";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runReputationGuard } from "../../core/src/reputation/guard.ts";
 import { type InboundReceiver, startInboundReceiver } from "../../smtp/src/index.ts";
 import { createTestDatabase, type TestDatabase } from "../support/db.ts";
 import { startDnsServer, type TestDnsServer } from "../support/dns-server.ts";
 import { publishAndVerify } from "../support/domains.ts";
 import { arfReport, headersOf, sendWithNodemailer } from "../support/reports.ts";
+import { runGuardThroughNow } from "../support/reputation.ts";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
 import { type ApiStack, startApiStack, startWorkerStack } from "../support/stack.ts";
 import { until } from "../support/wait.ts";
@@ -143,8 +143,8 @@ describe("the reputation guard (issue 31 item 2, issue 29 item 4)", () => {
     const waitingIds = [];
     for (const to of waiting) waitingIds.push(String((await send("shop", to)).json.messageId));
 
-    // The guard, as its every-minute job runs it (the settle time set to 0 so the test need not wait).
-    const run = await runReputationGuard(db.pool, { now: new Date(), settleSeconds: 0 });
+    // The guard, as its every-minute job runs it, until it has counted every event so far (no settle time).
+    const run = await runGuardThroughNow(db.pool);
     const shop24h = run.rates.find(
       (r) => r.account === "shop" && r.domain === "shop.test" && r.windowHours === 24,
     );
@@ -229,7 +229,7 @@ describe("the reputation guard (issue 31 item 2, issue 29 item 4)", () => {
     });
 
     // Mail from before the resume cannot pause it again: the guard counts the hours after it.
-    const again = await runReputationGuard(db.pool, { now: new Date(), settleSeconds: 0 });
+    const again = await runGuardThroughNow(db.pool);
     expect(again.paused).toEqual([]);
   }, 120_000);
 });

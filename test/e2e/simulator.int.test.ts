@@ -2,10 +2,10 @@ import { appendFileSync } from "node:fs";
 import { getReportOutcome } from "@mailroom/core/bounces";
 import { createKey } from "@mailroom/core/keys";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runReputationGuard } from "../../core/src/reputation/guard.ts";
 import { createTestDatabase, type TestDatabase } from "../support/db.ts";
 import { startDnsServer, type TestDnsServer } from "../support/dns-server.ts";
 import { publishAndVerify } from "../support/domains.ts";
+import { runGuardThroughNow } from "../support/reputation.ts";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
 import { type ApiStack, startApiStack, startWorkerStack } from "../support/stack.ts";
 import { until } from "../support/wait.ts";
@@ -258,7 +258,7 @@ describe("the mailbox simulator", () => {
 
   it("none of it counts toward the account's reputation: only the mixed email's real delivery is counted", async () => {
     // Runs last in this file: every simulated bounce, complaint and delivery above is in the timeline by now.
-    await runReputationGuard(db.pool, { now: new Date(), settleSeconds: 0 });
+    await runGuardThroughNow(db.pool);
     const { rows } = await db.pool.query<{ delivered: string; bounced: string; complained: string }>(
       `select coalesce(sum(delivered), 0) as delivered, coalesce(sum(bounced), 0) as bounced,
               coalesce(sum(complained), 0) as complained
