@@ -17,7 +17,7 @@ import { createKey } from "@mailroom/core/keys";
 import { createApiMetrics, createLogger } from "@mailroom/core/telemetry";
 import { ensureLocalCertificates } from "@mailroom/core/tls";
 import { startApiServer } from "../../api/src/index.ts";
-import { exitIfHelp } from "../shared/lifecycle.ts";
+import { runBenchmark } from "../shared/lifecycle.ts";
 import { openBenchDatabase } from "../shared/support.ts";
 
 const REQUESTS = Number(process.env.AUTH_TIMING_REQUESTS ?? 2000);
@@ -25,13 +25,15 @@ const REQUESTS = Number(process.env.AUTH_TIMING_REQUESTS ?? 2000);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 const p90 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)] ?? Number.NaN;
 
-await exitIfHelp();
-const dir = await mkdtemp(path.join(os.tmpdir(), "mailroom-auth-timing-"));
-// The embedded Postgres runs as its own user when this runs as root: it must reach its data directory.
-await chmod(dir, 0o755);
-const database = await openBenchDatabase(dir);
-const pool = createPool({ url: database.url, max: 4, applicationName: "bench-auth-timing" });
-try {
+await runBenchmark(30 * 60_000, async (onCleanup) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "mailroom-auth-timing-"));
+  onCleanup(() => rm(dir, { recursive: true, force: true }));
+  // The embedded Postgres runs as its own user when this runs as root: it must reach its data directory.
+  await chmod(dir, 0o755);
+  const database = await openBenchDatabase(dir);
+  onCleanup(() => database.close());
+  const pool = createPool({ url: database.url, max: 4, applicationName: "bench-auth-timing" });
+  onCleanup(() => pool.end());
   await migrate({ url: database.url });
   const real = await createKey(pool, { account: "bench", scopes: ["send"], expires: "never" });
   const tls = await ensureLocalCertificates(dir, ["localhost"]);
@@ -103,8 +105,5 @@ try {
       "",
     ].join("\n"),
   );
-} finally {
-  await pool.end();
-  await database.close();
-  await rm(dir, { recursive: true, force: true });
-}
+  return 0;
+});
