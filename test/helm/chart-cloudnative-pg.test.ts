@@ -35,6 +35,15 @@ describe("postgresql.cloudnative.enabled", () => {
     expect(cluster.spec.postgresql.parameters.max_connections).toBe("300");
   });
 
+  it("gives each Postgres pod a CPU request and a memory request equal to its limit (never BestEffort)", async () => {
+    const cluster = findManifest(manifests, "Cluster", CLUSTER);
+    expect(cluster.spec.resources).toEqual({
+      requests: { cpu: "500m", memory: "2Gi" },
+      limits: { memory: "2Gi" },
+    });
+    expect(await manifestProblems(cluster, validators)).toEqual([]);
+  });
+
   it("the CRD check catches what it claims to: a misspelt field, a wrong type, a value out of its enum", async () => {
     const broken = structuredClone(findManifest(manifests, "Cluster", CLUSTER));
     broken.spec.instance = 3;
