@@ -2,7 +2,9 @@
 export {
   authenticateKey,
   authenticateKeyWithAccount,
+  createKeyChecker,
   createRequestAuthenticator,
+  type KeyChecker,
   requireScope,
 } from "./authenticate.ts";
 export { recordSmtpAuthFailures } from "./auth-failures.ts";

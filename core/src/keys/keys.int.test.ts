@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../test/support/db.ts";
+import type { Queryable } from "../db/pool.ts";
 import { MailroomError } from "../errors/index.ts";
-import { authenticateKey } from "./authenticate.ts";
+import { authenticateKey, createKeyChecker } from "./authenticate.ts";
 import { revokeKey } from "./revoke.ts";
 import { createKey, listKeys, touchKeyLastUsed } from "./store.ts";
 
@@ -104,5 +105,42 @@ describe("keys on Postgres", () => {
 
   it("returns undefined when revoking an unknown key id", async () => {
     expect(await revokeKey(db.pool, "AAAAAAAAAAAA")).toBeUndefined();
+  });
+
+  it("a key checker shares one statement among concurrent checks, each decided on its own", async () => {
+    const live = await createKey(db.pool, { account: "default", scopes: ["send"], expires: "never" });
+    const revoked = await createKey(db.pool, { account: "default", scopes: ["send"], expires: "never" });
+    await revokeKey(db.pool, revoked.key.keyId);
+    let statements = 0;
+    const counting: Queryable = {
+      query: ((...args: unknown[]) => {
+        statements++;
+        return (db.pool.query as (...a: unknown[]) => unknown)(...args);
+      }) as Queryable["query"],
+    };
+    const check = createKeyChecker(counting);
+    const presented = [
+      ...Array.from({ length: 30 }, () => live.fullKey),
+      revoked.fullKey,
+      tamper(live.fullKey),
+      `${live.fullKey.split("_")[0]}_ZZZZZZZZZZZZ_${live.fullKey.split("_")[2]}`,
+      "not a key",
+    ];
+    const codes = await Promise.all(presented.map((key) => codeOf(check(`Bearer ${key}`))));
+    expect(codes).toEqual([
+      ...Array.from({ length: 30 }, () => "ok"),
+      "api_key_revoked",
+      "invalid_api_key",
+      "invalid_api_key",
+      "invalid_api_key",
+    ]);
+    // The first check runs alone at once; the 32 that came while it was in flight ride in the next.
+    expect(statements).toBe(2);
+    const { key, account } = await check(`Bearer ${live.fullKey}`);
+    expect(key.keyId).toBe(live.key.keyId);
+    expect(account.account).toBe("default");
+    // Read from Postgres at every check: a revoke is seen by the next one.
+    await revokeKey(db.pool, live.key.keyId);
+    expect(await codeOf(check(`Bearer ${live.fullKey}`))).toBe("api_key_revoked");
   });
 });

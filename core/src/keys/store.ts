@@ -165,23 +165,30 @@ export async function findKeyForAuth(
 }
 
 /**
- * The key, for authentication, only when the presented secret's hash matches: an unknown id and a wrong
- * secret then cost the same, no row read back for either (issue 26).
+ * The keys of several authentications, each only when its presented secret's hash matches (an unknown id and
+ * a wrong secret then cost the same, no row read back for either; issue 26), in ONE statement: concurrent
+ * checks share it (`createKeyChecker`). One result per lookup, in order.
  */
-export async function findKeyBySecret(
+export async function findKeysBySecret(
   db: Queryable,
-  keyId: string,
-  presentedSha256: Buffer,
-): Promise<{ key: ApiKeyRecord; account: AccountRecord; secretSha256: Buffer } | undefined> {
-  const { rows } = await db.query<KeyRow & AccountColumns & { secret_sha256: Buffer }>(
-    `select ${JOINED_COLUMNS}, secret_sha256, ${accountColumns("a")}
-     from api_keys join accounts a using (account) where key_id = $1 and secret_sha256 = $2`,
-    [keyId, presentedSha256],
-  );
-  const row = rows[0];
-  return row
-    ? { key: toRecord(row), account: toAccountRecord(row), secretSha256: row.secret_sha256 }
-    : undefined;
+  lookups: ReadonlyArray<{ keyId: string; presentedSha256: Buffer }>,
+): Promise<Array<{ key: ApiKeyRecord; account: AccountRecord; secretSha256: Buffer } | undefined>> {
+  const { rows } = await db.query<KeyRow & AccountColumns & { n: string; secret_sha256: Buffer }>({
+    // Named: planned once per connection, not on every message.
+    name: "mailroom_keys_by_secret",
+    text: `select req.n, ${JOINED_COLUMNS}, secret_sha256, ${accountColumns("a")}
+     from unnest($1::text[], $2::bytea[]) with ordinality as req(key_id, presented, n)
+     join api_keys on api_keys.key_id = req.key_id and api_keys.secret_sha256 = req.presented
+     join accounts a on a.account = api_keys.account`,
+    values: [lookups.map((l) => l.keyId), lookups.map((l) => l.presentedSha256)],
+  });
+  const byLookup = new Map(rows.map((row) => [Number(row.n) - 1, row]));
+  return lookups.map((_, i) => {
+    const row = byLookup.get(i);
+    return row
+      ? { key: toRecord(row), account: toAccountRecord(row), secretSha256: row.secret_sha256 }
+      : undefined;
+  });
 }
 
 /** One request to authenticate: the key id it names, the SHA-256 of the secret it presented, and its time. */

@@ -1,7 +1,7 @@
 import type { AccountRecord } from "@mailroom/core/accounts";
 import { normalizeSubmittedMessage } from "@mailroom/core/emails";
 import { isMailroomError, MailroomError } from "@mailroom/core/errors";
-import { authenticateKeyWithAccount } from "@mailroom/core/keys";
+import type { KeyChecker } from "@mailroom/core/keys";
 import { capturesMail } from "@mailroom/core/sandbox";
 import type { EmailSender } from "@mailroom/core/sending";
 import type { SMTPServerDataStream, SMTPServerSession } from "smtp-server";
@@ -64,19 +64,16 @@ function replyFor(error: unknown, deps: SmtpDeps): Error {
 /**
  * The key again at the final dot: a revoke between MAIL FROM and the end of a long DATA is answered with the
  * refusal instead of a 250 for an email the worker would then fail. (A revoke that commits after this check
- * and before the accept still fails the email in the worker's claim, as for an API send.)
+ * and before the accept still fails the email in the worker's claim, as for an API send.) Answers the
+ * account's row and whether the message is captured (sandbox). Concurrent messages' checks share a statement.
  */
-/** The key again at the final dot; answers the account's row and whether the message is captured (sandbox). */
 async function recheckKey(
   deps: SmtpDeps,
+  checkKey: KeyChecker,
   user: SubmissionUser,
 ): Promise<{ policy: AccountRecord; sandbox: boolean }> {
   try {
-    const { key, account } = await authenticateKeyWithAccount(
-      deps.pool,
-      `Bearer ${user.key}`,
-      (deps.now ?? (() => new Date()))(),
-    );
+    const { key, account } = await checkKey(`Bearer ${user.key}`, (deps.now ?? (() => new Date()))());
     return { policy: account, sandbox: capturesMail(key, account) };
   } catch (error) {
     if (!isMailroomError(error)) throw replyFor(error, deps);
@@ -92,6 +89,7 @@ async function recheckKey(
 export async function acceptSubmission(
   deps: SmtpDeps,
   sender: EmailSender,
+  checkKey: KeyChecker,
   stream: SMTPServerDataStream,
   session: SMTPServerSession,
   user: SubmissionUser,
@@ -102,7 +100,7 @@ export async function acceptSubmission(
   const { message, tooBig } = await readMessage(stream, check, limit);
   if (tooBig) throw refusal(552, "5.3.4", `Message too big: at most ${limit} bytes`);
   if (check.problem) throw refusal(554, "5.6.0", check.problem);
-  const { policy, sandbox } = await recheckKey(deps, user);
+  const { policy, sandbox } = await recheckKey(deps, checkKey, user);
   let result: Awaited<ReturnType<EmailSender["sendItem"]>>;
   try {
     const item = normalizeSubmittedMessage({

@@ -3,6 +3,7 @@ import { MAX_RECIPIENTS, parseAddress } from "@mailroom/core/emails";
 import { isMailroomError } from "@mailroom/core/errors";
 import {
   authenticateKey,
+  createKeyChecker,
   createRequestAuthenticator,
   recordSmtpAuthFailures,
   requireScope,
@@ -41,6 +42,7 @@ function submissionHandlers(deps: SmtpDeps, throttle: AuthThrottle, servers: () 
   });
   const now = deps.now ?? (() => new Date());
   const countingAuthenticator = createRequestAuthenticator(pool, deps.config.limits.rateLimit);
+  const checkKey = createKeyChecker(pool);
   const refuse = (error: Error & { responseCode?: number }) => {
     metrics.smtpRefusals.inc({ code: String(error.responseCode ?? 550) });
     return error;
@@ -153,7 +155,7 @@ function submissionHandlers(deps: SmtpDeps, throttle: AuthThrottle, servers: () 
     },
 
     onData(stream, session, callback) {
-      acceptSubmission(deps, sender, stream, session, userOf(session)).then(
+      acceptSubmission(deps, sender, checkKey, stream, session, userOf(session)).then(
         (reply) => callback(null, reply),
         (error: Error) => callback(refuse(error)),
       );
