@@ -1,7 +1,6 @@
 // biome-ignore-all assist/source/organizeImports: the test-only exports below stay apart, tagged for knip.
 export {
   authenticateKey,
-  authenticateKeyWithAccount,
   createKeyChecker,
   createRequestAuthenticator,
   type KeyChecker,
@@ -16,6 +15,8 @@ export { createKey, listKeys, touchKeyLastUsed } from "./store.ts";
 export * from "./types.ts";
 
 // Used by tests only: knip's production run ignores `@internal`; its full run still requires a user.
+/** @internal */
+export { authenticateKeyWithAccount } from "./authenticate.ts";
 /** @internal */
 export { hashSecret, secretMatches } from "./format.ts";
 /** @internal */
