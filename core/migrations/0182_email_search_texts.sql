@@ -9,6 +9,7 @@
 create table if not exists email_search_texts (
   email_id uuid not null primary key,
   account text not null,
-  -- mailroom_email_search_text(subject, from_address, to_addresses, message_id_header) of the email.
+  -- mailroom_email_search_text(subject, from_address, to_addresses || cc_addresses || bcc_addresses,
+  -- message_id_header) of the email: every recipient's words, as the address search has them (0177).
   search_text text not null
 );

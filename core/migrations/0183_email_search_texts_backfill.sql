@@ -6,7 +6,8 @@
 -- emails_index_search_text exists (made when core/sql/functions is applied, just after the migrations) are
 -- caught up there, from an hour before this migration ran (mailroom_index_email_search_texts.sql).
 insert into email_search_texts (email_id, account, search_text)
-select id, account, mailroom_email_search_text(subject, from_address, to_addresses, message_id_header)
+select id, account,
+       mailroom_email_search_text(subject, from_address, to_addresses || cc_addresses || bcc_addresses, message_id_header)
 from emails
 on conflict do nothing;
 

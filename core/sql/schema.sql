@@ -861,7 +861,9 @@ CREATE FUNCTION public.mailroom_index_email_search_texts() RETURNS trigger
     AS $$
 begin
   insert into email_search_texts (email_id, account, search_text)
-  select n.id, n.account, mailroom_email_search_text(n.subject, n.from_address, n.to_addresses, n.message_id_header)
+  select n.id, n.account,
+         mailroom_email_search_text(n.subject, n.from_address, n.to_addresses || n.cc_addresses || n.bcc_addresses,
+                                    n.message_id_header)
   from added n
   order by 1;
   return null;

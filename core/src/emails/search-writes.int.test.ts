@@ -72,8 +72,9 @@ describe("what the search writes (ADR 0061)", () => {
       "select search_text from email_search_texts where email_id = $1",
       [id],
     );
+    // Every recipient, cc (and bcc) too, as the address search has them.
     expect(text[0]?.search_text).toBe(
-      ` quarterly statement ready a@acme.test ann@example.test <${id}@mail.test>`,
+      ` quarterly statement ready a@acme.test ann@example.test cy@example.test <${id}@mail.test>`,
     );
 
     // Two status changes through their one writer: queued → scheduled → canceled.
@@ -117,5 +118,25 @@ describe("what the search writes (ADR 0061)", () => {
       await readFile(path.join(MIGRATIONS_DIR, "0183_email_search_texts_backfill.sql"), "utf8"),
     );
     expect(await search("pelican")).toEqual(["Later pelican", "Upgraded pelican"]);
+  });
+
+  it("finds an email by a word of a Cc or Bcc recipient's address, as by one of a To recipient's", async () => {
+    await acceptEmails(db.pool, { hostname: "mail.test" }, [
+      acceptItem("sw", keyId, {
+        draft: {
+          subject: "Copies by word",
+          to: ["first@words.test"],
+          cc: ["Kestrel.Ops@Words.test"],
+          bcc: ["osprey@audit.words.test"],
+        },
+      }),
+    ]);
+    const search = async (q: string) =>
+      (await listEmails(db.pool, "sw", normalizeEmailFilter({ q }))).data.map((e) => e.subject);
+    expect(await search("kestrel")).toEqual(["Copies by word"]);
+    expect(await search("kestrel.ops")).toEqual(["Copies by word"]);
+    expect(await search("osprey copies")).toEqual(["Copies by word"]);
+    // A word's start, as for every word: "ops" is inside the Cc address, not at its start.
+    expect(await search("ops")).toEqual([]);
   });
 });
