@@ -497,6 +497,7 @@ declare
 begin
   delete from email_attachments where email_id = any (v_ids);
   delete from email_addresses where email_id = any (v_ids);
+  delete from email_search_texts where email_id = any (v_ids);
   delete from email_raw_messages where email_id = any (v_ids);
   delete from sandbox_messages where email_id = any (v_ids);
   return null;
@@ -564,6 +565,7 @@ begin
     begin
       delete from email_attachments where email_id >= b.lower_id and email_id < b.upper_id;
       delete from email_addresses where email_id >= b.lower_id and email_id < b.upper_id;
+      delete from email_search_texts where email_id >= b.lower_id and email_id < b.upper_id;
       delete from email_raw_messages where email_id >= b.lower_id and email_id < b.upper_id;
       delete from sandbox_messages where email_id >= b.lower_id and email_id < b.upper_id;
       delete from email_events where email_id >= b.lower_id and email_id < b.upper_id;
@@ -847,6 +849,23 @@ begin
   order by 1, 3
   -- An address twice in one email (sender and recipient, to and cc) is one row.
   on conflict do nothing;
+  return null;
+end $$;
+
+--
+-- Name: mailroom_index_email_search_texts(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_index_email_search_texts() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+begin
+  insert into email_search_texts (email_id, account, search_text)
+  select n.id, n.account,
+         mailroom_email_search_text(n.subject, n.from_address, n.to_addresses || n.cc_addresses || n.bcc_addresses,
+                                    n.message_id_header)
+  from added n
+  order by 1;
   return null;
 end $$;
 
@@ -1685,6 +1704,16 @@ CREATE TABLE public.email_raw_messages (
 );
 
 --
+-- Name: email_search_texts; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.email_search_texts (
+    email_id uuid NOT NULL,
+    account text NOT NULL,
+    search_text text NOT NULL
+);
+
+--
 -- Name: email_stats; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -2322,6 +2351,13 @@ ALTER TABLE ONLY public.email_raw_messages
     ADD CONSTRAINT email_raw_messages_pkey PRIMARY KEY (email_id);
 
 --
+-- Name: email_search_texts email_search_texts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_search_texts
+    ADD CONSTRAINT email_search_texts_pkey PRIMARY KEY (email_id);
+
+--
 -- Name: email_stats_daily email_stats_daily_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2648,6 +2684,12 @@ CREATE INDEX email_events_id ON ONLY public.email_events USING btree (id);
 CREATE INDEX email_events_default_id_idx ON public.email_events_default USING btree (id);
 
 --
+-- Name: email_search_texts_words; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX email_search_texts_words ON public.email_search_texts USING gin (search_text public.gin_trgm_ops) WITH (gin_pending_list_limit='256');
+
+--
 -- Name: emails_account_category_id; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2730,18 +2772,6 @@ CREATE INDEX emails_message_id ON ONLY public.emails USING hash (lower(message_i
 --
 
 CREATE INDEX emails_default_lower_idx ON public.emails_default USING hash (lower(message_id_header));
-
---
--- Name: emails_search; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX emails_search ON ONLY public.emails USING gin (public.mailroom_email_search_text(subject, from_address, to_addresses, message_id_header) public.gin_trgm_ops);
-
---
--- Name: emails_default_mailroom_email_search_text_idx; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX emails_default_mailroom_email_search_text_idx ON public.emails_default USING gin (public.mailroom_email_search_text(subject, from_address, to_addresses, message_id_header) public.gin_trgm_ops);
 
 --
 -- Name: emails_unsent; Type: INDEX; Schema: public; Owner: -
@@ -2934,12 +2964,6 @@ ALTER INDEX public.emails_key_unsent ATTACH PARTITION public.emails_default_api_
 ALTER INDEX public.emails_message_id ATTACH PARTITION public.emails_default_lower_idx;
 
 --
--- Name: emails_default_mailroom_email_search_text_idx; Type: INDEX ATTACH; Schema: public; Owner: -
---
-
-ALTER INDEX public.emails_search ATTACH PARTITION public.emails_default_mailroom_email_search_text_idx;
-
---
 -- Name: emails_default_pkey; Type: INDEX ATTACH; Schema: public; Owner: -
 --
 
@@ -2980,6 +3004,12 @@ CREATE TRIGGER emails_delete_timelines AFTER DELETE ON public.emails REFERENCING
 --
 
 CREATE TRIGGER emails_index_addresses AFTER INSERT ON public.emails REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION public.mailroom_index_email_addresses();
+
+--
+-- Name: emails emails_index_search_text; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER emails_index_search_text AFTER INSERT ON public.emails REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION public.mailroom_index_email_search_texts();
 
 --
 -- Name: template_versions template_versions_no_update; Type: TRIGGER; Schema: public; Owner: -

@@ -3091,7 +3091,7 @@ export interface operations {
                 since?: string;
                 /** @description Created before */
                 until?: string;
-                /** @description Search, every term (at most 4) must match: `<…>` is a Message-ID; a term with `@` starts the sender's or a recipient's (to, cc or bcc) address; `name:value` is a tag; any other starts a word of the subject or of the sender's or a `to` address */
+                /** @description Search, every term (at most 4) must match: `<…>` is a Message-ID; a term with `@` starts the sender's or a recipient's (to, cc or bcc) address; `name:value` is a tag; any other starts a word of the subject or of the sender's or a recipient's (to, cc or bcc) address */
                 q?: string;
             };
             header?: never;

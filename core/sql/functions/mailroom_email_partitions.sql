@@ -75,6 +75,7 @@ begin
     begin
       delete from email_attachments where email_id >= b.lower_id and email_id < b.upper_id;
       delete from email_addresses where email_id >= b.lower_id and email_id < b.upper_id;
+      delete from email_search_texts where email_id >= b.lower_id and email_id < b.upper_id;
       delete from email_raw_messages where email_id >= b.lower_id and email_id < b.upper_id;
       delete from sandbox_messages where email_id >= b.lower_id and email_id < b.upper_id;
       delete from email_events where email_id >= b.lower_id and email_id < b.upper_id;

@@ -7,8 +7,8 @@ import { FUNCTIONS_DIR, MIGRATIONS_DIR, sqlFiles } from "./migrate.ts";
 // of core/sql/functions supersede them on every migrate (ADR 0003).
 const LAST_MIGRATION_WITH_FUNCTIONS = 14;
 const CREATE_FUNCTION = /\bcreate\s+(or\s+replace\s+)?function\s+([\w.]+)/gi;
-// Functions an index's expression stores: changing one means a new function, a new index and a reindex, in a
-// migration, so their bodies stay with the migration that indexes them (ADR 0061).
+// Functions whose results an index or a table stores: changing one means a new function and new rows or a new
+// index, in a migration, so their bodies stay with the migration that made them (ADR 0061).
 const INDEXED_FUNCTIONS = new Set(["0143_emails_search_index.sql: mailroom_email_search_text"]);
 
 describe("where SQL functions live", () => {

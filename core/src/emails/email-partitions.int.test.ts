@@ -169,6 +169,7 @@ describe("the email log partitioned by week (issue 28 item 5)", () => {
     const week = weekOf(at);
     const [waiting, ...sent] = await insertAged(at, 3);
     expect(await count("email_addresses", "email_id", [...sent, waiting as string])).toBe(3);
+    expect(await count("email_search_texts", "email_id", [...sent, waiting as string])).toBe(3);
     await db.pool.query(
       `insert into email_attachments (email_id, position, filename, content_type, content)
        select id, 0, 'a.txt', 'text/plain', 'a' from emails where id = any($1)`,
@@ -186,9 +187,10 @@ describe("the email log partitioned by week (issue 28 item 5)", () => {
     expect(await count("emails", "id", [...sent, waiting as string])).toBe(0);
     expect(await count("email_attachments", "email_id", sent)).toBe(0);
     expect(await count("email_addresses", "email_id", [...sent, waiting as string])).toBe(0);
+    expect(await count("email_search_texts", "email_id", [...sent, waiting as string])).toBe(0);
   });
 
-  it("deletes the attachments, raw messages, sandbox captures and searched addresses of the emails a statement deletes", async () => {
+  it("deletes the attachments, raw messages, sandbox captures, searched addresses and texts of the emails a statement deletes", async () => {
     const ids = await accept(2);
     await db.pool.query(
       `insert into email_raw_messages (email_id, content) select id, 'raw' from emails where id = any($1)`,
@@ -202,8 +204,10 @@ describe("the email log partitioned by week (issue 28 item 5)", () => {
     expect(await count("email_attachments", "email_id", ids)).toBe(2);
     // The search's addresses (ADR 0061): the sender and the recipient of each.
     expect(await count("email_addresses", "email_id", ids)).toBe(4);
+    expect(await count("email_search_texts", "email_id", ids)).toBe(2);
     await db.pool.query("delete from emails where id = any($1)", [ids]);
     expect(await count("email_addresses", "email_id", ids)).toBe(0);
+    expect(await count("email_search_texts", "email_id", ids)).toBe(0);
     expect(await count("email_attachments", "email_id", ids)).toBe(0);
     expect(await count("email_raw_messages", "email_id", ids)).toBe(0);
     expect(await count("sandbox_messages", "email_id", ids)).toBe(0);

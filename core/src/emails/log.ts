@@ -51,9 +51,49 @@ export async function listEmails(
   account: string,
   filter: EmailFilter,
 ): Promise<{ data: EmailRecord[]; hasMore: boolean }> {
-  const { text, values } = listEmailsQuery(account, filter);
+  const rare = filter.search?.words.length ? await findRareWords(db, account, filter) : undefined;
+  const { text, values } = listEmailsQuery(account, filter, rare);
   const { rows } = await db.query<EmailRow>(text, values);
   return { data: rows.slice(0, filter.limit).map(toEmailRecord), hasMore: rows.length > filter.limit };
+}
+
+/** Emails a search's words match, at most, for them to be looked up by id rather than walked to. */
+const RARE_WORDS = 1000;
+
+/**
+ * The ids of the emails a search's words match within the page's bounds when there are at most RARE_WORDS,
+ * else undefined (common words: the log's statement walks newest first). The planner cannot tell a rare word
+ * from a common one (a LIKE is estimated at 1/10,000 of the rows at least), and at 10M it walked the
+ * texts newest first for two words of which one matched nothing (2–4 s). This probe has no order: the
+ * trigram index serves rare words, a scan that stops at RARE_WORDS + 1 rows common ones (ADR 0061).
+ */
+async function findRareWords(
+  db: Queryable,
+  account: string,
+  filter: EmailFilter,
+): Promise<string[] | undefined> {
+  const { text, values } = rareWordsQuery(account, filter);
+  const { rows } = await db.query<{ email_id: string }>(text, values);
+  return rows.length > RARE_WORDS ? undefined : rows.map((r) => r.email_id);
+}
+
+/** @internal The probe of findRareWords, exported for the test that reads its plan. */
+export function rareWordsQuery(account: string, filter: EmailFilter): { text: string; values: unknown[] } {
+  const values: unknown[] = [
+    account,
+    filter.since ?? null,
+    filter.until ?? null,
+    filter.after ?? null,
+    ID_CLOCK_SLACK_BEFORE,
+    ID_CLOCK_SLACK_AHEAD,
+    RARE_WORDS + 1,
+  ];
+  const likes = (filter.search?.words ?? []).map((pattern) => `search_text like $${values.push(pattern)}`);
+  const text = `select email_id from email_search_texts where account = $1 and ${likes.join(" and ")}
+     and email_id >= coalesce(mailroom_uuidv7_floor($2::timestamptz - $5::interval), '${NIL}')
+     and email_id <= least($4::uuid, mailroom_uuidv7_floor($3::timestamptz + $6::interval), '${MAX}')
+     limit $7`;
+  return { text, values };
 }
 
 /**
@@ -62,18 +102,28 @@ export async function listEmails(
  * per term of the index its shape chose (search.ts), as `and` (an `or` or a null test around a subquery would
  * keep the planner from joining it).
  */
-export function listEmailsQuery(account: string, filter: EmailFilter): { text: string; values: unknown[] } {
+export function listEmailsQuery(
+  account: string,
+  filter: EmailFilter,
+  rareWordIds?: string[],
+): { text: string; values: unknown[] } {
   const values = listEmailsParams(account, filter);
   const param = (value: unknown) => `$${values.push(value)}`;
   const search = filter.search;
   const terms = [
-    ...(search?.words ?? []).map(
-      (pattern) =>
-        `mailroom_email_search_text(subject, from_address, to_addresses, message_id_header) like ${param(pattern)}`,
-    ),
-    // The page's id bounds (cursor, time range) again inside: the planner does not carry a range of `id` over
-    // to `email_id`, and without them a merge with the side table newest first walks every email above the
-    // cursor (issue 33 item 2: over 30 s for a common sender's page 90 % deep at 10M).
+    // Rare words: the emails findRareWords found, by id. Common ones: every word in one condition on the
+    // email's one text row, with the page's id bounds (cursor, time range) again inside: the planner does not
+    // carry a range of `id` over to `email_id`, and without them a merge with a side table newest first walks
+    // every email above the cursor (issue 33 item 2: over 30 s for a common sender's page 90 % deep at 10M).
+    ...(search && search.words.length > 0 && rareWordIds
+      ? [`id = any(${param(rareWordIds)}::uuid[])`]
+      : search && search.words.length > 0
+        ? [
+            `id in (select email_id from email_search_texts where account = $1 and ${search.words
+              .map((pattern) => `search_text like ${param(pattern)}`)
+              .join(" and ")} and email_id >= ${LOWEST_ID} and email_id <= ${HIGHEST_ID})`,
+          ]
+        : []),
     ...(search?.addresses ?? []).map((prefix) => {
       const upper = prefixUpperBound(prefix);
       return `id in (select email_id from email_addresses where account = $1 and address >= ${param(prefix)}${

@@ -9,8 +9,9 @@ import { MailroomError } from "../errors/index.ts";
  *  - a term with `@`: the start of the sender's or a recipient's (to, cc, bcc) address (B-tree
  *    `email_addresses_prefix`);
  *  - `name:value`: a tag (GIN `emails_tags`);
- *  - any other: the start of a word of the subject or of an address, `like '% <term>%'` over
- *    `mailroom_email_search_text` (trigram index `emails_search`).
+ *  - any other: the start of a word of the subject or of an address, `like '% <term>%'` over the email's
+ *    `mailroom_email_search_text`, stored once at accept in `email_search_texts` (trigram index
+ *    `email_search_texts_words`; not an index of `emails`, whose every status change would write it again).
  */
 export interface EmailSearch {
   /** LIKE patterns over the searchable text, lower-cased and escaped. */

@@ -144,7 +144,7 @@ export const listQuerySchema = {
       description:
         "Search, every term (at most 4) must match: `<…>` is a Message-ID; a term with `@` starts the sender's " +
         "or a recipient's (to, cc or bcc) address; `name:value` is a tag; any other starts a word of the subject " +
-        "or of the sender's or a `to` address",
+        "or of the sender's or a recipient's (to, cc or bcc) address",
     },
   },
 } as const;
