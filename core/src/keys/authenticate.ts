@@ -9,8 +9,8 @@ import {
   verdictFrom,
 } from "../limits/rate-limit.ts";
 import { hashMatches, hashSecret, type ParsedKey, parseKey } from "./format.ts";
+import { type AuthLookup, findKeysBySecret, findKeysForAuthCounting } from "./lookup.ts";
 import { keyRevokedError } from "./revoke.ts";
-import { type AuthLookup, findKeysBySecret, findKeysForAuthCounting } from "./store.ts";
 import { type ApiKeyRecord, keyState, type Scope } from "./types.ts";
 
 // Compared against when the key id is unknown, so that case costs the same as a wrong secret.

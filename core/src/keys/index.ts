@@ -20,4 +20,4 @@ export { authenticateKeyWithAccount } from "./authenticate.ts";
 /** @internal */
 export { hashSecret, secretMatches } from "./format.ts";
 /** @internal */
-export { findKeyForAuth, findKeysForAuthCounting } from "./store.ts";
+export { findKeyForAuth, findKeysForAuthCounting } from "./lookup.ts";
