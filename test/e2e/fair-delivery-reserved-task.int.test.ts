@@ -161,5 +161,23 @@ describe("the reserved lane's own task", () => {
       30_000,
     );
     expect(status).toEqual([{ status: "delivered" }]);
+
+    // The same, heard: a worker whose periodic hand-over will not come within this test (its heartbeat, which
+    // paces it, beats once a minute) hands over mail announced while it runs once it has waited.
+    await main.stop();
+    workers.splice(workers.indexOf(main), 1);
+    const heard = await startWorkerStack(db, deliverySink.url, {
+      MAILROOM_WORKER_LANES: "delivery,background",
+      MAILROOM_WORKER_CONCURRENCY: "2",
+      MAILROOM_WORKER_HEARTBEAT_SECONDS: "60",
+      MAILROOM_WORKER_DEAD_AFTER_SECONDS: "600",
+    });
+    workers.push(heard);
+    const beforeHeard = deliverySink.messages.length;
+    // Added as `deliver_reserved` (the killed pod's row is still fresh, as above); not asserted here, since
+    // this worker may already have handed it over by the time a query would look.
+    await sendQuiet("quiet-heard", "heard@example.test");
+    const heardMessages = await deliverySink.waitFor(beforeHeard + 1, 30_000);
+    expect(heardMessages.filter((m) => m.envelope.to[0] === "heard@example.test")).toHaveLength(1);
   }, 120_000);
 });
