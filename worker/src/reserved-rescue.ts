@@ -25,10 +25,16 @@ export function startReservedRescue(
   // An announcement heard while a wait was already set: it needs a wait of its own once that one ends.
   let heardSince = false;
   let running: Promise<void> | undefined;
+  // Asked for while a statement ran (it may have read too early for the jobs asked about): one more after it.
+  let again = false;
   let stopped = false;
 
-  const rescue = () => {
-    running ??= rescueReservedDeliveries(pool, options.afterMs)
+  const rescue = (): void => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = rescueReservedDeliveries(pool, options.afterMs)
       .then((handed) => {
         if (handed > 0)
           logger.debug({ handed }, "handed the reserved lane's waiting jobs to the delivery lane");
@@ -36,6 +42,10 @@ export function startReservedRescue(
       .catch((error: unknown) => logger.warn({ err: error }, "could not hand over reserved jobs"))
       .finally(() => {
         running = undefined;
+        if (again && !stopped) {
+          again = false;
+          rescue();
+        }
       });
   };
   const wait = () => {
