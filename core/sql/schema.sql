@@ -676,6 +676,7 @@ declare
   v_starts timestamptz[];
   v_specs graphile_worker.job_spec[];
   v_within_share int;
+  v_reserved_alive boolean;
 begin
   if cardinality(p_email_ids) = 0 then
     return;
@@ -722,8 +723,10 @@ begin
     from per_account p join delivery_turns t on t.account = p.account
     where p.account not in (select m.account from mine m)
   ) as s;
+  v_reserved_alive := exists (select 1 from worker_heartbeats h where h.reserved_until > now());
   v_specs := array(
-    select row('deliver',
+    select row(case when v_reserved_alive and not j.keyed and j.priority < c_share_turns
+                    then 'deliver_reserved' else 'deliver' end,
                case when j.trace is null then json_build_object('emailId', j.id)
                     else json_build_object('emailId', j.id, 'trace', j.trace) end,
                null, j.run_at, null, case when j.keyed then 'deliver:' || j.id end, j.priority,
@@ -1021,6 +1024,38 @@ begin
   perform mailroom_append_email_events(array[p_id], array[p_event_id], array[v_email.account],
                                        array['rescheduled'], array[p_detail], array[null::jsonb]);
   return next v_email;
+end
+$$;
+
+--
+-- Name: mailroom_rescue_reserved_deliveries(interval); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_rescue_reserved_deliveries(p_after interval) RETURNS integer
+    LANGUAGE plpgsql
+    SET enable_seqscan TO 'off'
+    AS $$
+declare
+  v_reserved int;
+  v_deliver int;
+  v_handed int;
+begin
+  select t.id into v_reserved from graphile_worker._private_tasks t where t.identifier = 'deliver_reserved';
+  select t.id into v_deliver from graphile_worker._private_tasks t where t.identifier = 'deliver';
+  if v_reserved is null or v_deliver is null then
+    return 0;
+  end if;
+  with due as (
+    select j.id from graphile_worker._private_jobs j
+    where j.is_available and j.priority < 100 and j.run_at <= now() - p_after and j.task_id = v_reserved
+    for update skip locked
+  )
+  update graphile_worker._private_jobs j set task_id = v_deliver from due where j.id = due.id;
+  get diagnostics v_handed = row_count;
+  if v_handed > 0 then
+    perform pg_notify('jobs:insert', json_build_object('r', random(), 'count', v_handed)::text);
+  end if;
+  return v_handed;
 end
 $$;
 
@@ -2203,7 +2238,8 @@ ALTER TABLE public.webhook_secrets ALTER COLUMN id ADD GENERATED ALWAYS AS IDENT
 
 CREATE TABLE public.worker_heartbeats (
     worker_id text NOT NULL,
-    beat_at timestamp with time zone DEFAULT now() NOT NULL
+    beat_at timestamp with time zone DEFAULT now() NOT NULL,
+    reserved_until timestamp with time zone
 );
 
 --

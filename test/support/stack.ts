@@ -100,8 +100,16 @@ export async function startWorkerStack(
   db: TestDatabase,
   smtpUrl: string,
   env: Record<string, string> = {},
-  /** `pollIntervalMs`: the runners' fallback poll (200 ms unless given; new jobs are announced anyway). */
-  options: { logger?: Logger; signerTtlMs?: number; pollIntervalMs?: number } = {},
+  /**
+   * `pollIntervalMs`: the runners' fallback poll (200 ms unless given; new jobs are announced anyway).
+   * `reservedRescueAfterMs`: how long the reserved lane's jobs wait before this worker's delivery lane takes them.
+   */
+  options: {
+    logger?: Logger;
+    signerTtlMs?: number;
+    pollIntervalMs?: number;
+    reservedRescueAfterMs?: number;
+  } = {},
 ): Promise<WorkerHandle & { metrics: WorkerMetrics }> {
   const config = loadConfig({ DATABASE_URL: db.url, MAILROOM_SMTP_URL: smtpUrl, ...env });
   const metrics = createWorkerMetrics();
@@ -116,7 +124,12 @@ export async function startWorkerStack(
       verpKey: deriveVerpKey(TEST_KEK),
       kek: TEST_KEK,
     },
-    { pollIntervalMs: options.pollIntervalMs ?? 200 },
+    {
+      pollIntervalMs: options.pollIntervalMs ?? 200,
+      ...(options.reservedRescueAfterMs === undefined
+        ? {}
+        : { reservedRescueAfterMs: options.reservedRescueAfterMs }),
+    },
   );
   return { ...handle, metrics };
 }

@@ -7,6 +7,8 @@ export interface Heartbeat {
    * (or as soon as the database answers again), instead of after `deadAfterMs`.
    */
   release(lockIds: readonly string[]): void;
+  /** Beats now, not at the next interval: the lanes just started are vouched for (and a reserved one counts). */
+  beatNow(): void;
   /** Stops beating and forgets `lockIds` (a clean shutdown's runners: nothing of theirs is left locked). */
   stop(lockIds: readonly string[]): Promise<void>;
 }
@@ -23,7 +25,16 @@ export interface Heartbeat {
 export function startHeartbeat(
   pool: Pool,
   logger: Logger,
-  options: { intervalMs: number; deadAfterMs: number; liveIds: () => readonly string[] },
+  options: {
+    intervalMs: number;
+    deadAfterMs: number;
+    liveIds: () => readonly string[];
+    /**
+     * Those of `liveIds` that are a reserved delivery lane's: beaten with `reserved_until` two beats ahead, so
+     * that `mailroom_enqueue_deliver` adds jobs within their share for that lane only while it lives (ADR 0074).
+     */
+    reservedIds?: () => readonly string[];
+  },
 ): Heartbeat {
   const released = new Set<string>();
   let running: Promise<void> | undefined;
@@ -41,9 +52,11 @@ export function startHeartbeat(
     const live = options.liveIds();
     if (live.length > 0) {
       await pool.query(
-        `insert into worker_heartbeats (worker_id, beat_at) select unnest($1::text[]), now()
-         on conflict (worker_id) do update set beat_at = now()`,
-        [live],
+        `insert into worker_heartbeats (worker_id, beat_at, reserved_until)
+         select id, now(), case when id = any($2::text[]) then now() + make_interval(secs => $3) end
+         from unnest($1::text[]) as id
+         on conflict (worker_id) do update set beat_at = now(), reserved_until = excluded.reserved_until`,
+        [live, options.reservedIds?.() ?? [], (2 * options.intervalMs) / 1000],
       );
     }
     const { rows } = await pool.query<{ worker_id: string }>(
@@ -74,6 +87,7 @@ export function startHeartbeat(
       for (const id of lockIds) released.add(id);
       tick();
     },
+    beatNow: tick,
     stop: async (lockIds) => {
       clearInterval(timer);
       await running;

@@ -24,6 +24,8 @@ export interface LaneSpec {
    * does (its poll still runs): a lane that runs few of the jobs saves the fetches that would find none.
    */
   wakeOn?: (payload: string | undefined) => number;
+  /** Told every `jobs:insert` notification the lane's runner hears (the delivery lane's rescue, ADR 0074). */
+  onNotification?: (payload: string | undefined) => void;
   crontab?: string;
 }
 
@@ -165,7 +167,12 @@ export async function startLane(
     // With a local queue the pool itself locks the jobs it fetches ahead: they are released like its workers'.
     events.on("pool:create", ({ workerPool }) => {
       mine.push(workerPool.id);
-      const { wakeOn } = spec;
+      const { wakeOn, onNotification } = spec;
+      if (onNotification) {
+        events.on("pool:listen:notification", ({ workerPool: pool, message }) => {
+          if (pool === workerPool && message.channel === "jobs:insert") onNotification(message.payload);
+        });
+      }
       if (!wakeOn) return;
       // graphile-worker nudges the pool once per `jobs:insert` notification, right after this event.
       const nudge = workerPool.nudge.bind(workerPool);

@@ -11,6 +11,7 @@ import type { Task } from "graphile-worker";
 import type { WorkerDeps } from "./deps.ts";
 import { startHeartbeat } from "./heartbeat.ts";
 import { type Lane, startLane } from "./lane.ts";
+import { type ReservedRescue, startReservedRescue } from "./reserved-rescue.ts";
 import { startShapingPublisher } from "./shaping-publisher.ts";
 import { makeDeliverTask } from "./tasks/deliver.ts";
 import { makeGuardReputationTask } from "./tasks/guard-reputation.ts";
@@ -46,7 +47,8 @@ export interface WorkerHandle {
  */
 export async function startWorker(
   deps: WorkerDeps,
-  options: { pollIntervalMs?: number } = {},
+  /** For tests: `reservedRescueAfterMs` replaces `RESERVED_DELIVERY_LANE.rescueAfterMs`. */
+  options: { pollIntervalMs?: number; reservedRescueAfterMs?: number } = {},
 ): Promise<WorkerHandle> {
   const webhooks = makeWebhookTasks({
     pool: deps.pool,
@@ -62,6 +64,11 @@ export async function startWorker(
     intervalMs: deps.config.worker.heartbeatSeconds * 1000,
     deadAfterMs: deps.config.worker.deadAfterSeconds * 1000,
     liveIds,
+    // Only a running reserved runner's ids: while they beat, jobs within their share are this lane's (ADR 0074).
+    reservedIds: () =>
+      lanes
+        .filter((l) => l.name === RESERVED_DELIVERY_LANE.name && l.isRunning())
+        .flatMap((l) => l.lockIds()),
   });
   const runs = (lane: WorkerLane) => deps.config.worker.lanes.includes(lane);
   // Direct delivery's shaping state, for the console's transit view (ADR 0066): from every process that delivers.
@@ -76,10 +83,18 @@ export async function startWorker(
   };
   const onDead = (ids: readonly string[]) => heartbeat.release(ids);
   // One task for both delivery lanes: concurrent deliveries share their claim and record statements.
-  const deliveries = { deliver: makeDeliverTask(deps) } satisfies LaneTasks<"delivery">;
+  const deliver = makeDeliverTask(deps);
+  const deliveries = { deliver } satisfies LaneTasks<"delivery">;
   let reservedPool: Pool | undefined;
+  // The delivery lane hands itself the reserved lane's jobs that lane leaves waiting (ADR 0074).
+  let rescue: ReservedRescue | undefined;
   try {
     if (runs("delivery")) {
+      const handOver = startReservedRescue(deps.pool, deps.logger, {
+        afterMs: options.reservedRescueAfterMs ?? RESERVED_DELIVERY_LANE.rescueAfterMs,
+        intervalMs: deps.config.worker.heartbeatSeconds * 1000,
+      });
+      rescue = handOver;
       lanes.push(
         await startLane(
           {
@@ -87,6 +102,9 @@ export async function startWorker(
             concurrency: deps.config.worker.concurrency,
             localQueueSize: deps.config.worker.localQueueSize,
             taskList: deliveries,
+            onNotification: (payload) => {
+              if (withinShareAnnounced(payload) > 0) handOver.announced();
+            },
           },
           laneDeps,
           onDead,
@@ -106,7 +124,12 @@ export async function startWorker(
             // jobs within their share are added, so a flood's inserts cost it no fetch (ADR 0064).
             forbiddenFlags: RESERVED_DELIVERY_LANE.forbiddenFlags,
             wakeOn: withinShareAnnounced,
-            taskList: { [RESERVED_DELIVERY_LANE.task]: deliveries[RESERVED_DELIVERY_LANE.task] },
+            // Its own task (jobs within their share while it lives, ADR 0074) and, by the flag, the rest of
+            // `deliver` within the share (added while no reserved lane lived, keyed ones, an older release's).
+            taskList: {
+              [RESERVED_DELIVERY_LANE.task]: deliver,
+              [RESERVED_DELIVERY_LANE.ownTask]: deliver,
+            } satisfies LaneTasks<"reserved"> & LaneTasks<"delivery">,
           },
           { ...laneDeps, pool: reservedPool },
           onDead,
@@ -136,8 +159,10 @@ export async function startWorker(
         ),
       );
     }
+    heartbeat.beatNow();
   } catch (error) {
     for (const lane of lanes) await lane.stop();
+    await rescue?.stop();
     await heartbeat.stop([]);
     await shaping?.stop();
     webhooks.close();
@@ -149,6 +174,7 @@ export async function startWorker(
     stop: async () => {
       const ids = liveIds();
       await Promise.all(lanes.map((l) => l.stop()));
+      await rescue?.stop();
       await heartbeat.stop(ids);
       await shaping?.stop();
       webhooks.close();

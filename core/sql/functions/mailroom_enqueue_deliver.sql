@@ -20,6 +20,14 @@
 -- reserved lane forbids; so those few slots run only mail of accounts within their share, and a quiet
 -- account's email never waits for a flood's deliveries to end. Same task, payload and handler: a worker of
 -- any release runs every job (flags only keep jobs out of a runner that forbids them).
+--
+-- While a reserved lane is alive (a heartbeat row's `reserved_until` is fresh: worker/src/heartbeat.ts), a job
+-- within the share that is not keyed (an accept's immediate send) is added as `deliver_reserved` instead (same
+-- payload and handler, ADR 0074): the delivery lane does not list that task, so its local queue, whose
+-- prefetch ignores flags, can no longer take a quiet account's email ahead of the reserved lane and leave it
+-- behind the flood's deliveries. What the reserved lane has not taken within a moment, or at all once it is
+-- gone, the delivery lanes' processes turn back into `deliver` (`mailroom_rescue_reserved_deliveries`); with no
+-- live reserved lane (none deployed, all stopped, or only workers of an earlier release) every job is `deliver`.
 create or replace function mailroom_enqueue_deliver(
   p_email_ids uuid[], p_run_at timestamptz[], p_traces jsonb[], p_keyed boolean[]
 ) returns void language plpgsql set plan_cache_mode = force_generic_plan set enable_seqscan = off as $$
@@ -32,6 +40,7 @@ declare
   v_starts timestamptz[];
   v_specs graphile_worker.job_spec[];
   v_within_share int;
+  v_reserved_alive boolean;
 begin
   if cardinality(p_email_ids) = 0 then
     return;
@@ -78,8 +87,10 @@ begin
     from per_account p join delivery_turns t on t.account = p.account
     where p.account not in (select m.account from mine m)
   ) as s;
+  v_reserved_alive := exists (select 1 from worker_heartbeats h where h.reserved_until > now());
   v_specs := array(
-    select row('deliver',
+    select row(case when v_reserved_alive and not j.keyed and j.priority < c_share_turns
+                    then 'deliver_reserved' else 'deliver' end,
                case when j.trace is null then json_build_object('emailId', j.id)
                     else json_build_object('emailId', j.id, 'trace', j.trace) end,
                null, j.run_at, null, case when j.keyed then 'deliver:' || j.id end, j.priority,

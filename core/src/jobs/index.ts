@@ -39,6 +39,11 @@ type CronPayload = Record<string, never>;
 
 export interface JobPayloads {
   deliver: DeliverPayload;
+  /**
+   * A `deliver` job added within its account's fair share while a reserved lane is alive: only the reserved
+   * lane lists this task (ADR 0074); `mailroom_rescue_reserved_deliveries` turns one it leaves into `deliver`.
+   */
+  deliver_reserved: DeliverPayload;
   webhook_fanout: WebhookFanoutPayload;
   webhook_deliver: WebhookDeliverPayload;
   process_report: ProcessReportPayload;
@@ -58,6 +63,7 @@ export type TaskName = keyof JobPayloads;
  */
 export const JOB_LANES = {
   deliver: "delivery",
+  deliver_reserved: "reserved",
   webhook_fanout: "background",
   webhook_deliver: "background",
   process_report: "background",
@@ -66,7 +72,7 @@ export const JOB_LANES = {
   rotate_dkim: "background",
   guard_reputation: "background",
   send_tls_reports: "background",
-} as const satisfies Record<TaskName, "delivery" | "background">;
+} as const satisfies Record<TaskName, "delivery" | "reserved" | "background">;
 
 export type LaneName = (typeof JOB_LANES)[TaskName];
 export type TasksOfLane<Lane extends LaneName> = {
@@ -85,12 +91,40 @@ export const OVER_FAIR_SHARE_FLAG = "over_fair_share";
  * their account's fair share, so that a quiet account's email never waits for a flood's deliveries to free a
  * slot of the `delivery` lane (which runs every `deliver` job, by priority). Same task and handler; a worker
  * without this lane (an older release) still runs every job. docs/architecture.md names it in the task's row.
+ * While it is alive (its heartbeat's `reserved_until`), jobs within their share are added as `ownTask`, which
+ * the delivery lane does not list, so its local queue cannot take them first (ADR 0074).
  */
 export const RESERVED_DELIVERY_LANE = {
   name: "reserved",
   task: "deliver",
+  ownTask: "deliver_reserved",
   forbiddenFlags: [OVER_FAIR_SHARE_FLAG],
-} as const satisfies { name: string; task: TaskName; forbiddenFlags: readonly string[] };
+  /**
+   * How long a job of `ownTask` waits for the reserved lane before the delivery lanes get it: a few times the
+   * lane's own time to a quiet email under a flood (36–69 ms, ADR 0072), so only a burst beyond its slots or a
+   * lane that died pays it.
+   */
+  rescueAfterMs: 250,
+} as const satisfies {
+  name: string;
+  task: TaskName;
+  ownTask: TaskName;
+  forbiddenFlags: readonly string[];
+  rescueAfterMs: number;
+};
+
+/**
+ * Hands the delivery lanes every `deliver_reserved` job no reserved lane took within `afterMs` of becoming
+ * runnable (ADR 0074; `mailroom_rescue_reserved_deliveries`): a burst beyond the reserved slots, or a reserved
+ * lane that died with jobs announced to it, waits that long, never for good. Returns how many were handed over.
+ */
+export async function rescueReservedDeliveries(db: Queryable, afterMs: number): Promise<number> {
+  const { rows } = await db.query<{ handed: number }>(
+    "select mailroom_rescue_reserved_deliveries(make_interval(secs => $1::float8 / 1000)) as handed",
+    [afterMs],
+  );
+  return rows[0]?.handed ?? 0;
+}
 
 /**
  * How many jobs within their account's fair share a `jobs:insert` notification announces: the reserved lane

@@ -18,7 +18,7 @@ import "./types.ts";
  * retry, or failed past the retry horizon). SMTP trouble never throws: the job itself succeeds and a retry is
  * its own scheduled job, so graphile-worker's backoff does not stack on ours.
  */
-export function makeDeliverTask(deps: WorkerDeps): Task<"deliver"> {
+export function makeDeliverTask(deps: WorkerDeps): Task<"deliver" | "deliver_reserved"> {
   // Concurrent deliveries share their claim and record statements.
   const store = createDeliveryStore(deps.pool);
   const mode = deps.config.delivery.mode;
