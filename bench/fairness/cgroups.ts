@@ -7,7 +7,7 @@
  * requests give it (charts/mailroom/values.yaml, read here, so the bench follows the chart). Components that
  * are not the chart's pods are given a whole CPU's weight: the SMTP sink (the receivers, outside the cluster)
  * and Postgres (the chart's default database is external, `database.url`; with `postgresql.cloudnative`
- * its `resources` would decide, and they are read when set). The groups are removed afterwards, also on
+ * enabled its `resources` decide). The groups are removed afterwards, also on
  * Ctrl-C or failure (the bench's cleanup), and every process put back in the root group first.
  */
 import { mkdir, readdir, readFile, rmdir, writeFile } from "node:fs/promises";
@@ -61,15 +61,19 @@ export async function chartShares(
     }
     return { millicores, shares: sharesOf(millicores), source };
   };
+  // The chart's default database is external (`database.url`); CloudNativePG's requests count only when it is on.
+  const inCluster = get(values, "postgresql", "cloudnative", "enabled") === true;
   return {
     api: request(["api"], "api.resources (the accepts; the load generator rides along)"),
     worker: request(["worker"], "worker.resources"),
     "worker-reserved": request(["worker", "reservedLane"], "worker.reservedLane.resources"),
-    postgres: request(
-      ["postgresql", "cloudnative"],
-      "postgresql.cloudnative.resources",
-      "outside the cluster (the chart's default database.url): a whole CPU's weight",
-    ),
+    postgres: inCluster
+      ? request(["postgresql", "cloudnative"], "postgresql.cloudnative.resources")
+      : {
+          millicores: OUTSIDE,
+          shares: sharesOf(OUTSIDE),
+          source: "outside the cluster (the chart's default database.url): a whole CPU's weight",
+        },
     sink: {
       millicores: OUTSIDE,
       shares: sharesOf(OUTSIDE),

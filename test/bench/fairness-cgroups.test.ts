@@ -1,6 +1,9 @@
-import { readFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { parse } from "yaml";
+import { parse, stringify } from "yaml";
 import { chartShares, millicoresOf, sharesOf } from "../../bench/fairness/cgroups.ts";
 
 // bench/fairness's CPU groups stand for the kubelet's: the same shares for a request, from the chart's own values.
@@ -40,5 +43,26 @@ describe("bench/fairness CPU groups", () => {
     // Not the chart's pods (or without a request in the chart): a whole CPU's weight, said so.
     expect(shares.sink).toMatchObject({ millicores: 1000, shares: 1024 });
     expect(shares.postgres.source).toMatch(/outside the cluster/);
+  });
+
+  it("gives Postgres CloudNativePG's request only when the chart runs it (off by default: external)", async () => {
+    const file = new URL("../../charts/mailroom/values.yaml", import.meta.url);
+    const values = parse(await readFile(file, "utf8")) as {
+      postgresql: { cloudnative: { enabled: boolean; resources: { requests: { cpu: string } } } };
+    };
+    expect(values.postgresql.cloudnative.enabled).toBe(false);
+    const dir = await mkdtemp(path.join(os.tmpdir(), "fairness-values-"));
+    try {
+      values.postgresql.cloudnative.enabled = true;
+      const enabled = path.join(dir, "values.yaml");
+      await writeFile(enabled, stringify(values));
+      const shares = await chartShares(pathToFileURL(enabled));
+      expect(shares.postgres).toMatchObject({
+        millicores: millicoresOf(values.postgresql.cloudnative.resources.requests.cpu),
+        source: "postgresql.cloudnative.resources",
+      });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
