@@ -1153,6 +1153,73 @@ CREATE FUNCTION public.mailroom_stats_latency_bounds() RETURNS integer[]
 $$;
 
 --
+-- Name: mailroom_take_reserved_deliveries(text, integer, uuid[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.mailroom_take_reserved_deliveries(p_worker_id text, p_slots integer, p_event_ids uuid[]) RETURNS TABLE(job_id bigint, job_attempts integer, job_max_attempts integer, payload json, email_id uuid, outcome text, reason text, has_attachments boolean, email public.emails)
+    LANGUAGE plpgsql
+    SET plan_cache_mode TO 'force_generic_plan'
+    SET enable_seqscan TO 'off'
+    AS $$
+declare
+  v_tasks int[];
+  v_ids bigint[];
+  v_attempts int[];
+  v_max_attempts int[];
+  v_payloads json[];
+  v_keyed boolean[];
+  v_claim_ids uuid[];
+begin
+  select array_agg(t.id) into v_tasks from graphile_worker._private_tasks t
+  where t.identifier in ('deliver', 'deliver_reserved');
+  if v_tasks is null or p_slots < 1 then
+    return;
+  end if;
+  with picked as (
+    select j.id from graphile_worker._private_jobs j
+    where j.is_available and j.priority < 100 and j.run_at <= now() and j.task_id = any(v_tasks)
+      and j.job_queue_id is null and (j.flags ?| array['over_fair_share']) is not true
+    order by j.priority, j.run_at
+    limit p_slots
+    for update skip locked
+  ), taken as (
+    update graphile_worker._private_jobs j
+    set attempts = j.attempts + 1, locked_by = p_worker_id, locked_at = now()
+    from picked where j.id = picked.id
+    returning j.id, j.attempts, j.max_attempts, j.payload, j.key is not null as keyed, j.priority, j.run_at
+  )
+  select array_agg(t.id order by t.priority, t.run_at, t.id),
+         array_agg(t.attempts order by t.priority, t.run_at, t.id),
+         array_agg(t.max_attempts order by t.priority, t.run_at, t.id),
+         array_agg(t.payload order by t.priority, t.run_at, t.id),
+         array_agg(t.keyed order by t.priority, t.run_at, t.id)
+  into v_ids, v_attempts, v_max_attempts, v_payloads, v_keyed
+  from taken t;
+  if v_ids is null then
+    return;
+  end if;
+  v_claim_ids := array(select (u.p ->> 'emailId')::uuid from unnest(v_payloads, v_keyed) with ordinality as u(p, k, n)
+                       where not u.k order by u.n);
+  return query
+  with jobs as (
+    select u.id, u.attempts, u.max_attempts, u.p, u.k, u.n,
+           -- The place of an unkeyed job among the claims.
+           case when not u.k then row_number() over (partition by u.k order by u.n) end as c
+    from unnest(v_ids, v_attempts, v_max_attempts, v_payloads, v_keyed) with ordinality as u(id, attempts, max_attempts, p, k, n)
+  ), claims as (
+    select c.email_id, c.outcome, c.reason, c.has_attachments, c.email, c.i
+    from mailroom_claim_emails(v_claim_ids, array_fill(now(), array[cardinality(v_claim_ids)]),
+                               p_event_ids[1:cardinality(v_claim_ids)])
+           with ordinality as c(email_id, outcome, reason, has_attachments, email, i)
+    where cardinality(v_claim_ids) > 0
+  )
+  select j.id, j.attempts, j.max_attempts, j.p, c.email_id, c.outcome, c.reason, c.has_attachments, c.email
+  from jobs j left join claims c on c.i = j.c
+  order by j.n;
+end
+$$;
+
+--
 -- Name: mailroom_uuidv7_floor(timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
 --
 

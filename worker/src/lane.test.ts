@@ -13,17 +13,4 @@ describe("graphileWorkerOptions", () => {
     expect(options.concurrency).toBe(20);
     expect(options.preset?.worker?.localQueue?.size).toBe(4);
   });
-
-  // graphile-worker 0.17's local queue fetches without the flags and its flagged workers never take from it:
-  // with both, prefetched jobs sat locked and unrun (ADR 0064).
-  it("has no local queue when it forbids flags, whatever size is asked for", () => {
-    const options = graphileWorkerOptions({
-      concurrency: 2,
-      localQueueSize: 2,
-      forbiddenFlags: ["over_fair_share"],
-    });
-    expect(options.forbiddenFlags).toEqual(["over_fair_share"]);
-    expect(options.preset?.worker?.localQueue?.size).toBe(-1);
-    expect(graphileWorkerOptions({ concurrency: 2, forbiddenFlags: [] }).forbiddenFlags).toBeUndefined();
-  });
 });

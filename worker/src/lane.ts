@@ -17,13 +17,6 @@ export interface LaneSpec {
   concurrency: number;
   /** Jobs fetched ahead into the local queue (default: `concurrency`). */
   localQueueSize?: number;
-  /** Jobs carrying any of these graphile-worker flags are left to other lanes (ADR 0064); no local queue then. */
-  forbiddenFlags?: readonly string[];
-  /**
-   * Wake the lane only for the notifications this counts (> 0 jobs), not for every new job as graphile-worker
-   * does (its poll still runs): a lane that runs few of the jobs saves the fetches that would find none.
-   */
-  wakeOn?: (payload: string | undefined) => number;
   /** Told every `jobs:insert` notification the lane's runner hears (the delivery lane's rescue, ADR 0074). */
   onNotification?: (payload: string | undefined) => void;
   crontab?: string;
@@ -55,24 +48,15 @@ export function graphileWorkerOptions(options: {
    * every job that fetch took, whatever its priority: fewer means fairer turns and more fetches (ADR 0053).
    */
   localQueueSize?: number | undefined;
-  /**
-   * Jobs carrying any of these flags are left to other runners (the reserved lane, ADR 0064). Such a runner
-   * has no local queue: graphile-worker 0.17's workers with flags fetch their own jobs and never take from it,
-   * while the queue's own fetch ignores the flags, so the jobs it prefetched would sit locked, unrun (seen in
-   * bench/fairness: two jobs held until the queue's 30-minute TTL).
-   */
-  forbiddenFlags?: readonly string[] | undefined;
   /** Fallback poll for jobs (default 2 s); new jobs are announced by LISTEN/NOTIFY. */
   pollIntervalMs?: number | undefined;
-}): Pick<RunnerOptions, "concurrency" | "pollInterval" | "preset" | "forbiddenFlags"> {
-  const flags = options.forbiddenFlags && options.forbiddenFlags.length > 0 ? options.forbiddenFlags : null;
+}): Pick<RunnerOptions, "concurrency" | "pollInterval" | "preset"> {
   return {
     concurrency: options.concurrency,
     pollInterval: options.pollIntervalMs ?? 2_000,
-    ...(flags ? { forbiddenFlags: [...flags] } : {}),
     preset: {
       worker: {
-        localQueue: { size: flags ? -1 : (options.localQueueSize ?? options.concurrency) },
+        localQueue: { size: options.localQueueSize ?? options.concurrency },
         completeJobBatchDelay: 0,
         failJobBatchDelay: 0,
       },
@@ -167,20 +151,12 @@ export async function startLane(
     // With a local queue the pool itself locks the jobs it fetches ahead: they are released like its workers'.
     events.on("pool:create", ({ workerPool }) => {
       mine.push(workerPool.id);
-      const { wakeOn, onNotification } = spec;
+      const { onNotification } = spec;
       if (onNotification) {
         events.on("pool:listen:notification", ({ workerPool: pool, message }) => {
           if (pool === workerPool && message.channel === "jobs:insert") onNotification(message.payload);
         });
       }
-      if (!wakeOn) return;
-      // graphile-worker nudges the pool once per `jobs:insert` notification, right after this event.
-      const nudge = workerPool.nudge.bind(workerPool);
-      workerPool.nudge = () => {};
-      events.on("pool:listen:notification", ({ workerPool: pool, message }) => {
-        const n = pool === workerPool && message.channel === "jobs:insert" ? wakeOn(message.payload) : 0;
-        if (n > 0) nudge(n);
-      });
     });
     // A pool that shuts down without being asked to (a completion or failure it could not write) takes no job
     // again, though its runner's promise may take long to settle, or never: the lane moves on at once.
@@ -193,7 +169,6 @@ export async function startLane(
       ...graphileWorkerOptions({
         concurrency: spec.concurrency,
         localQueueSize: spec.localQueueSize,
-        forbiddenFlags: spec.forbiddenFlags,
         pollIntervalMs: deps.pollIntervalMs,
       }),
       noHandleSignals: true,
@@ -269,7 +244,7 @@ export async function startLane(
  * job row attached, goes to debug: at info it was the worker's only line per delivery and a measurable share
  * of its CPU (issue 21's profile); outcomes are in the timeline and the metrics. Failures keep their level.
  */
-function graphileLogger(logger: PinoLogger): Logger {
+export function graphileLogger(logger: PinoLogger): Logger {
   return new Logger((scope) => (level, message, meta) => {
     const fields = { scope, ...(meta ?? {}) };
     if (level === "error") logger.error(fields, message);

@@ -11,9 +11,10 @@ import type { Task } from "graphile-worker";
 import type { WorkerDeps } from "./deps.ts";
 import { startHeartbeat } from "./heartbeat.ts";
 import { type Lane, startLane } from "./lane.ts";
+import { startReservedLane } from "./reserved-lane/index.ts";
 import { type ReservedRescue, startReservedRescue } from "./reserved-rescue.ts";
 import { startShapingPublisher } from "./shaping-publisher.ts";
-import { makeDeliverTask } from "./tasks/deliver.ts";
+import { deliverTask, makeDelivery } from "./tasks/deliver.ts";
 import { makeGuardReputationTask } from "./tasks/guard-reputation.ts";
 import { makeProcessReportTask } from "./tasks/process-report.ts";
 import { makePurgeTask } from "./tasks/purge.ts";
@@ -83,8 +84,8 @@ export async function startWorker(
   };
   const onDead = (ids: readonly string[]) => heartbeat.release(ids);
   // One task for both delivery lanes: concurrent deliveries share their claim and record statements.
-  const deliver = makeDeliverTask(deps);
-  const deliveries = { deliver } satisfies LaneTasks<"delivery">;
+  const delivery = makeDelivery(deps);
+  const deliveries = { deliver: deliverTask(delivery) } satisfies LaneTasks<"delivery">;
   let reservedPool: Pool | undefined;
   // The delivery lane hands itself the reserved lane's jobs that lane leaves waiting (ADR 0074).
   let rescue: ReservedRescue | undefined;
@@ -111,29 +112,19 @@ export async function startWorker(
         ),
       );
     }
-    // In `lanes` only with slots (core/src/config). A process without it leaves nothing stranded: the flag
-    // only keeps flood jobs out of this lane, and the delivery lane runs every `deliver` job.
+    // In `lanes` only with slots (core/src/config). A process without it leaves nothing stranded: with no
+    // reserved lane alive every job is `deliver`, which the delivery lane runs.
     if (runs("reserved")) {
       reservedPool = openReservedPool(deps.pool, deps.config.worker.reservedConcurrency, deps.logger);
+      // Its own loop, not a graphile-worker runner: one round trip takes a job and claims its email (ADR 0075).
       lanes.push(
-        await startLane(
-          {
-            name: RESERVED_DELIVERY_LANE.name,
-            concurrency: deps.config.worker.reservedConcurrency,
-            // No local queue (see graphileWorkerOptions): each idle slot fetches its own job, woken only when
-            // jobs within their share are added, so a flood's inserts cost it no fetch (ADR 0064).
-            forbiddenFlags: RESERVED_DELIVERY_LANE.forbiddenFlags,
-            wakeOn: withinShareAnnounced,
-            // Its own task (jobs within their share while it lives, ADR 0074) and, by the flag, the rest of
-            // `deliver` within the share (added while no reserved lane lived, keyed ones, an older release's).
-            taskList: {
-              [RESERVED_DELIVERY_LANE.task]: deliver,
-              [RESERVED_DELIVERY_LANE.ownTask]: deliver,
-            } satisfies LaneTasks<"reserved"> & LaneTasks<"delivery">,
-          },
-          { ...laneDeps, pool: reservedPool },
-          onDead,
-        ),
+        await startReservedLane({
+          pool: reservedPool,
+          logger: deps.logger,
+          slots: deps.config.worker.reservedConcurrency,
+          delivery,
+          pollIntervalMs: options.pollIntervalMs,
+        }),
       );
     }
     if (runs("background")) {
@@ -185,18 +176,14 @@ export async function startWorker(
 }
 
 /**
- * The reserved lane's own connections for graphile-worker's fetches, completions and LISTEN (its deliveries
- * use the worker's pool). graphile-worker's fetch filters the flags outside its `(priority, run_at)` index, and
- * the planner, misjudging that filter, read and sorted the whole jobs table even when a job within its share
- * waited at the front: 24 ms at 20,000 waiting flood jobs, 108 ms at 100,000. Without sequential scans and
- * sorts it walks the index in order and stops at the first such job (0.08 ms; ADR 0064).
+ * The reserved lane's own connections, for its takes, its completions and its listening connection (its
+ * deliveries use the worker's pool), so that none of them waits behind the flood's statements for a connection.
  */
 function openReservedPool(pool: Pool, slots: number, logger: WorkerDeps["logger"]): Pool {
   return createPool({
     url: pool.options.connectionString ?? "",
     max: slots + 2,
     applicationName: "mailroom-worker-reserved",
-    settings: { enable_seqscan: "off", enable_sort: "off" },
     onError: (error) => logger.warn({ err: error }, "reserved lane: idle client error"),
   });
 }

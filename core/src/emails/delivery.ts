@@ -1,7 +1,7 @@
 import { createBatcher, isolatingItemErrors } from "../db/batcher.ts";
 import { newId } from "../db/ids.ts";
-import type { Pool } from "../db/pool.ts";
-import type { TraceCarrier } from "../jobs/index.ts";
+import type { Pool, Queryable } from "../db/pool.ts";
+import type { DeliverPayload, TraceCarrier } from "../jobs/index.ts";
 import type { TlsOutcome } from "../tls-reports/outcome.ts";
 import { type EmailRow, toEmailRecord } from "./rows.ts";
 import { tlsTimelineOf } from "./tls-detail.ts";
@@ -76,6 +76,51 @@ export async function claimEmails(
 }
 
 type FailedReason = Extract<Claimed, { outcome: "failed" }>["reason"];
+
+/** A job the reserved lane took (ADR 0075): locked under its worker id, to be completed or failed by it. */
+export interface TakenDelivery {
+  job: { id: string; attempts: number; maxAttempts: number };
+  payload: DeliverPayload;
+  /** Claimed in the take's own transaction (an unkeyed job); undefined for a keyed job, claimed after it. */
+  claimed: Claimed | undefined;
+}
+
+/**
+ * The reserved delivery lane's fetch and claim in one round trip (`mailroom_take_reserved_deliveries`, ADR
+ * 0075): up to `slots` jobs within their account's fair share, locked under `workerId`, each unkeyed job's
+ * email claimed in the same transaction. In the order taken.
+ */
+export async function takeReservedDeliveries(
+  db: Queryable,
+  workerId: string,
+  slots: number,
+): Promise<TakenDelivery[]> {
+  if (slots < 1) return [];
+  const { rows } = await db.query<
+    Partial<ClaimRow> & {
+      job_id: string;
+      job_attempts: number;
+      job_max_attempts: number;
+      payload: DeliverPayload;
+    }
+  >({
+    name: "mailroom_take_reserved_deliveries",
+    text: `select t.job_id, t.job_attempts, t.job_max_attempts, t.payload, t.email_id, t.outcome, t.reason,
+                  t.has_attachments, (t.email).*
+           from mailroom_take_reserved_deliveries($1::text, $2::int, $3::uuid[]) t`,
+    values: [workerId, slots, Array.from({ length: slots }, () => newId())],
+  });
+  return rows.map((row) => {
+    const claimed = row.outcome ? toClaimed(row as ClaimRow) : undefined;
+    if (claimed && row.email_id !== row.payload.emailId)
+      throw new Error(`mailroom_take_reserved_deliveries claimed ${row.email_id} for job ${row.job_id}`);
+    return {
+      job: { id: row.job_id, attempts: row.job_attempts, maxAttempts: row.job_max_attempts },
+      payload: row.payload,
+      claimed,
+    };
+  });
+}
 
 /** What happened to one recipient in an attempt (the transport's report). */
 export interface RecipientOutcome {

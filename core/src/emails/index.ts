@@ -1,6 +1,12 @@
 // biome-ignore-all assist/source/organizeImports: the test-only exports below stay apart, tagged for knip.
 export { parseAddress } from "./address.ts";
-export { type AttemptResult, createDeliveryStore } from "./delivery.ts";
+export {
+  type AttemptResult,
+  type Claimed,
+  createDeliveryStore,
+  type TakenDelivery,
+  takeReservedDeliveries,
+} from "./delivery.ts";
 export { getEmailAttachment, getEmailDetail } from "./detail.ts";
 export { MAX_HEADER_VALUE_LENGTH, MAX_RECIPIENTS } from "./limits.ts";
 export { normalizeEmailFilter } from "./filter.ts";

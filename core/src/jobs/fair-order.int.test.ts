@@ -3,7 +3,10 @@ import { acceptItem } from "../../../test/support/accept-item.ts";
 import { type TestDatabase, useDatabaseWithKey } from "../../../test/support/db.ts";
 import { type PoolClient, withTransaction } from "../db/pool.ts";
 import { acceptEmails } from "../emails/accept.ts";
-import { enqueueDeliver, OVER_FAIR_SHARE_FLAG, withinShareAnnounced } from "./index.ts";
+import { enqueueDeliver, withinShareAnnounced } from "./index.ts";
+
+// The flag `mailroom_enqueue_deliver` gives a job beyond its account's fair share (ADR 0064).
+const OVER_FAIR_SHARE_FLAG = "over_fair_share";
 
 // The order of `deliver` jobs across accounts (issue 31 item 3, ADR 0053): each job's priority is its
 // account's lead over now in turns of 10 ms. Each case runs in one transaction, where now() stands still,

@@ -80,25 +80,18 @@ export type TasksOfLane<Lane extends LaneName> = {
 }[TaskName];
 
 /**
- * The flag `mailroom_enqueue_deliver` gives a `deliver` job added beyond its account's fair share (its lead
- * reaches one second of the fair rate, ADR 0053/0064); graphile-worker's `forbiddenFlags` keeps such jobs out
- * of the reserved lane.
- */
-export const OVER_FAIR_SHARE_FLAG = "over_fair_share";
-
-/**
  * The reserved delivery lane (ADR 0064): a few slots of their own that run only the `deliver` jobs added within
  * their account's fair share, so that a quiet account's email never waits for a flood's deliveries to free a
  * slot of the `delivery` lane (which runs every `deliver` job, by priority). Same task and handler; a worker
  * without this lane (an older release) still runs every job. docs/architecture.md names it in the task's row.
  * While it is alive (its heartbeat's `reserved_until`), jobs within their share are added as `ownTask`, which
- * the delivery lane does not list, so its local queue cannot take them first (ADR 0074).
+ * the delivery lane does not list, so its local queue cannot take them first (ADR 0074). It is a loop of its
+ * own, not a graphile-worker runner: its take locks jobs and claims their emails in one round trip (ADR 0075).
  */
 export const RESERVED_DELIVERY_LANE = {
   name: "reserved",
   task: "deliver",
   ownTask: "deliver_reserved",
-  forbiddenFlags: [OVER_FAIR_SHARE_FLAG],
   /**
    * How long a job of `ownTask` waits for the reserved lane before the delivery lanes get it: a few times the
    * lane's own time to a quiet email under a flood (36–69 ms, ADR 0072), so only a burst beyond its slots or a
@@ -109,7 +102,6 @@ export const RESERVED_DELIVERY_LANE = {
   name: string;
   task: TaskName;
   ownTask: TaskName;
-  forbiddenFlags: readonly string[];
   rescueAfterMs: number;
 };
 
@@ -124,6 +116,39 @@ export async function rescueReservedDeliveries(db: Queryable, afterMs: number): 
     [afterMs],
   );
   return rows[0]?.handed ?? 0;
+}
+
+/**
+ * Completes jobs the reserved lane took itself (`takeReservedDeliveries`, ADR 0075) by deleting them, as
+ * graphile-worker completes a job it ran (its `complete_jobs` function refuses a locked job).
+ */
+export async function completeTakenJobs(db: Queryable, jobIds: readonly string[]): Promise<void> {
+  if (jobIds.length === 0) return;
+  await db.query({
+    name: "mailroom_complete_taken_jobs",
+    text: "delete from graphile_worker._private_jobs where id = any($1::bigint[])",
+    values: [jobIds],
+  });
+}
+
+/**
+ * Fails a job the reserved lane took itself whose task threw, as graphile-worker fails one: unlocked, its error
+ * kept, run again after graphile-worker's backoff (e^min(attempts, 10) seconds) by any lane that lists it, or
+ * left failed for good once its attempts are spent.
+ */
+export async function failTakenJob(
+  db: Queryable,
+  workerId: string,
+  jobId: string,
+  message: string,
+): Promise<void> {
+  await db.query(
+    `update graphile_worker._private_jobs
+     set last_error = $3, run_at = greatest(now(), run_at) + exp(least(attempts, 10)) * interval '1 second',
+         locked_by = null, locked_at = null
+     where id = $2::bigint and locked_by = $1`,
+    [workerId, jobId, message],
+  );
 }
 
 /**

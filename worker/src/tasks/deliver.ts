@@ -1,9 +1,10 @@
 import { composeEmail, eightBitOf, toSevenBit } from "@mailroom/core/compose";
 import { whileDatabaseAway } from "@mailroom/core/db";
-import { type AttemptResult, createDeliveryStore } from "@mailroom/core/emails";
+import { type AttemptResult, type Claimed, createDeliveryStore } from "@mailroom/core/emails";
+import type { DeliverPayload } from "@mailroom/core/jobs";
 import { simulatorRetryPolicy } from "@mailroom/core/simulator";
 import { injectTraceContext, withChildSpan, withSpanFromCarrier } from "@mailroom/core/telemetry";
-import type { Task } from "graphile-worker";
+import type { Logger, Task } from "graphile-worker";
 import type { WorkerDeps } from "../deps.ts";
 import { createCaptureTransport } from "../transports/capture/index.ts";
 import { withSimulator } from "../transports/simulator/index.ts";
@@ -12,13 +13,25 @@ import { makeTlsRecording } from "./deliver-tls.ts";
 import "./types.ts";
 
 /**
+ * One delivery, for both kinds of caller: graphile-worker's runners (through `deliverTask`) and the reserved
+ * lane's own loop (worker/src/reserved-lane, ADR 0075), which passes the claim its take made in the same round
+ * trip as the fetch. Without a claim, the email is claimed here.
+ */
+export type Delivery = (payload: DeliverPayload, logger: Logger, claim?: Claimed) => Promise<void>;
+
+/** The `deliver` and `deliver_reserved` task of graphile-worker's runners: the delivery, claimed by it. */
+export function deliverTask(delivery: Delivery): Task<"deliver" | "deliver_reserved"> {
+  return (payload, helpers) => delivery(payload, helpers.logger);
+}
+
+/**
  * Hands one email to SMTP. The claim re-checks the key under lock and drops suppressed recipients; then the
  * message is composed from the stored email (`core/src/compose/`), DKIM-signed for its verified domain, and handed
  * to the transport (which picks the 8-bit or the 7-bit form per next hop), whose per-recipient report decides the outcome (delivered, bounced, deferred with a scheduled
  * retry, or failed past the retry horizon). SMTP trouble never throws: the job itself succeeds and a retry is
  * its own scheduled job, so graphile-worker's backoff does not stack on ours.
  */
-export function makeDeliverTask(deps: WorkerDeps): Task<"deliver" | "deliver_reserved"> {
+export function makeDelivery(deps: WorkerDeps): Delivery {
   // Concurrent deliveries share their claim and record statements.
   const store = createDeliveryStore(deps.pool);
   const mode = deps.config.delivery.mode;
@@ -27,14 +40,14 @@ export function makeDeliverTask(deps: WorkerDeps): Task<"deliver" | "deliver_res
   const simulator = { pool: deps.pool, ...deps.config.simulator };
   const live = withSimulator(deps.transport, simulator);
   const recordTls = makeTlsRecording(deps);
-  return async (payload, helpers) => {
+  return async (payload, logger, claim) => {
     await withSpanFromCarrier(
       "deliver",
       payload.trace,
       { "mailroom.email_id": payload.emailId },
       async (span) => {
         // Claim and record wait out a database briefly away rather than fail (whileDatabaseAway says why).
-        const claimed = await whileDatabaseAway(() => store.claim(payload.emailId));
+        const claimed = claim ?? (await whileDatabaseAway(() => store.claim(payload.emailId)));
         if (claimed.outcome !== "send") {
           span.setAttribute(
             "mailroom.outcome",
@@ -42,7 +55,7 @@ export function makeDeliverTask(deps: WorkerDeps): Task<"deliver" | "deliver_res
           );
           if (claimed.outcome === "failed")
             deps.metrics.deliveryOutcomes.inc({ outcome: "failed", reason: claimed.reason, transport: mode });
-          helpers.logger.debug(`email ${payload.emailId} not sent: ${JSON.stringify(claimed)}`);
+          logger.debug(`email ${payload.emailId} not sent: ${JSON.stringify(claimed)}`);
           return;
         }
         const { email, recipients } = claimed;
@@ -92,7 +105,7 @@ export function makeDeliverTask(deps: WorkerDeps): Task<"deliver" | "deliver_res
         deps.metrics.handoverToRecord.observe((performance.now() - handedOverAt) / 1000);
         // Only once the attempt is durable: its TLS sessions for the day's report and the account's transit
         // counts (never throws).
-        await recordTls({ account: email.account, sandbox: claimed.sandbox }, outcomes, helpers.logger);
+        await recordTls({ account: email.account, sandbox: claimed.sandbox }, outcomes, logger);
         await whileDatabaseAway(() => mailer.afterRecord?.(outbound, outcomes) ?? Promise.resolve());
         deps.metrics.deliveryOutcomes.inc({
           outcome: result.status,
