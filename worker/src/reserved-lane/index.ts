@@ -54,6 +54,9 @@ export async function startReservedLane(options: ReservedLaneOptions): Promise<L
   let wanted = true;
   let stopping = false;
   const running = new Set<Promise<void>>();
+  // The listening connection (also the one the takes run on) and the timer that listens again after losing it.
+  let listener: pg.PoolClient | undefined;
+  let relisten: NodeJS.Timeout | undefined;
   // Jobs ended whose completion (null) or failure (its message) is still to be written.
   const unsettled = new Map<string, string | null>();
   let settling: Promise<void> | undefined;
@@ -113,7 +116,9 @@ export async function startReservedLane(options: ReservedLaneOptions): Promise<L
     if (free <= 0) return;
     wanted = false;
     taking = true;
-    takeReservedDeliveries(pool, workerId, free)
+    // On the listening connection while it lives: it is never closed for idleness as the pool's are, and the
+    // backend that has just sent the announcement is the one that takes (one take at a time).
+    takeReservedDeliveries(listener ?? pool, workerId, free)
       .then(
         (taken) => {
           // Every free slot filled: more may be waiting, take again once a slot is free.
@@ -133,8 +138,6 @@ export async function startReservedLane(options: ReservedLaneOptions): Promise<L
     pump();
   };
 
-  let listener: pg.PoolClient | undefined;
-  let relisten: NodeJS.Timeout | undefined;
   const listen = async () => {
     const client = await pool.connect();
     const lost = (error: unknown) => {
