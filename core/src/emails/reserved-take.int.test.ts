@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { acceptItem } from "../../../test/support/accept-item.ts";
 import { type TestDatabase, useDatabaseWithKey } from "../../../test/support/db.ts";
+import { beatReserved, clearJobsAndClocks } from "../../../test/support/jobs.ts";
 import { type PoolClient, withTransaction } from "../db/pool.ts";
 import { completeTakenJobs, failTakenJob } from "../jobs/index.ts";
 import { acceptEmails } from "./accept.ts";
@@ -14,17 +15,6 @@ let keyId: string;
 useDatabaseWithKey("flood", (setup) => {
   ({ db, keyId } = setup);
 });
-
-async function cleanSlate(client: PoolClient): Promise<void> {
-  await client.query("delete from graphile_worker._private_jobs");
-  await client.query("delete from worker_heartbeats");
-  await client.query("delete from delivery_turns");
-}
-
-const beatReserved = (client: PoolClient) =>
-  client.query(
-    `insert into worker_heartbeats (worker_id, beat_at, reserved_until) values ('reserved-1', now(), now() + interval '10 seconds')`,
-  );
 
 async function accept(client: PoolClient, account: string, n: number, scheduledAt?: Date): Promise<string[]> {
   const items = Array.from({ length: n }, () =>
@@ -60,10 +50,10 @@ async function statusOf(client: PoolClient, ids: readonly string[]): Promise<Rec
 describe("the reserved lane's take", () => {
   it("locks every job within the share and claims the unkeyed ones' emails; a keyed job comes unclaimed", async () => {
     await withTransaction(db.pool, async (client) => {
-      await cleanSlate(client);
+      await clearJobsAndClocks(client);
       // Added while no reserved lane lived: `deliver`, unkeyed, within the share.
       const [early] = await accept(client, "early", 1);
-      await beatReserved(client);
+      await beatReserved(client, "reserved-1");
       // 100 within the share (`deliver_reserved`), 50 beyond it (`deliver`, flagged).
       const flood = await accept(client, "flood", 150);
       const [quiet] = await accept(client, "quiet", 1);
@@ -106,8 +96,8 @@ describe("the reserved lane's take", () => {
 
   it("takes by priority, at most the slots asked for, and skips a job another transaction holds", async () => {
     await withTransaction(db.pool, async (client) => {
-      await cleanSlate(client);
-      await beatReserved(client);
+      await clearJobsAndClocks(client);
+      await beatReserved(client, "reserved-1");
       const ids = await accept(client, "quiet", 4);
       // Priorities 5, 1, 3, 2 in the order accepted.
       await client.query(
@@ -141,8 +131,8 @@ describe("the reserved lane's take", () => {
 
   it("answers a canceled email's job with the claim's skip, and completes or fails jobs as graphile-worker does", async () => {
     await withTransaction(db.pool, async (client) => {
-      await cleanSlate(client);
-      await beatReserved(client);
+      await clearJobsAndClocks(client);
+      await beatReserved(client, "reserved-1");
     });
     const [canceled, sent, broken] = await withTransaction(db.pool, (client) => accept(client, "flood", 3));
     await cancelEmail(db.pool, "flood", String(canceled));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { acceptItem } from "../../../test/support/accept-item.ts";
 import { type TestDatabase, useDatabaseWithKey } from "../../../test/support/db.ts";
+import { beatReserved, clearJobsAndClocks } from "../../../test/support/jobs.ts";
 import { type PoolClient, withTransaction } from "../db/pool.ts";
 import { acceptEmails } from "../emails/accept.ts";
 import { rescueReservedDeliveries } from "./index.ts";
@@ -14,18 +15,6 @@ let keyId: string;
 useDatabaseWithKey("flood", (setup) => {
   ({ db, keyId } = setup);
 });
-
-async function cleanSlate(client: PoolClient): Promise<void> {
-  await client.query("delete from graphile_worker._private_jobs");
-  await client.query("delete from worker_heartbeats");
-  await client.query("delete from delivery_turns");
-}
-
-const beatReserved = (client: PoolClient, until: string) =>
-  client.query(
-    `insert into worker_heartbeats (worker_id, beat_at, reserved_until) values ('reserved-1', now(), now() + $1::interval)`,
-    [until],
-  );
 
 /** Accepts `n` emails of `account`; their jobs' tasks and flags, in order. */
 async function accept(client: PoolClient, account: string, n: number, scheduledAt?: Date) {
@@ -52,14 +41,14 @@ function counts(tasks: (string | undefined)[]): Record<string, number> {
 describe("the reserved lane's own task", () => {
   it("is given to immediate sends within the share only while a reserved lane's heartbeat is fresh", async () => {
     await withTransaction(db.pool, async (client) => {
-      await cleanSlate(client);
+      await clearJobsAndClocks(client);
       expect(counts(await accept(client, "flood", 3))).toEqual({ deliver: 3 });
-      await beatReserved(client, "-1 second");
+      await beatReserved(client, "reserved-1", "-1 second");
       expect(counts(await accept(client, "quiet-stale", 1))).toEqual({ deliver: 1 });
     });
     await withTransaction(db.pool, async (client) => {
-      await cleanSlate(client);
-      await beatReserved(client, "10 seconds");
+      await clearJobsAndClocks(client);
+      await beatReserved(client, "reserved-1", "10 seconds");
       // One statement: the first 100 turns within the share, the 50 beyond it flagged, as before.
       expect(counts(await accept(client, "flood", 150))).toEqual({
         deliver_reserved: 100,
@@ -73,8 +62,8 @@ describe("the reserved lane's own task", () => {
 
   it("hands over only the reserved jobs that waited long enough and that no fetch holds", async () => {
     await withTransaction(db.pool, async (client) => {
-      await cleanSlate(client);
-      await beatReserved(client, "10 seconds");
+      await clearJobsAndClocks(client);
+      await beatReserved(client, "reserved-1", "10 seconds");
       await accept(client, "flood", 150);
       await accept(client, "quiet", 2);
       // Not yet waited a second (now() stands still in this transaction): nothing moves.

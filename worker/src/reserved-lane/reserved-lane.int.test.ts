@@ -5,6 +5,7 @@ import { createLogger } from "@mailroom/core/telemetry";
 import { afterEach, describe, expect, it } from "vitest";
 import { acceptItem } from "../../../test/support/accept-item.ts";
 import { type TestDatabase, useDatabaseWithKey } from "../../../test/support/db.ts";
+import { beatReserved } from "../../../test/support/jobs.ts";
 import { until } from "../../../test/support/wait.ts";
 import type { Lane } from "../lane.ts";
 import { startReservedLane } from "./index.ts";
@@ -43,11 +44,7 @@ async function start(slots: number, deliver: (call: Call) => Promise<void> = asy
     },
   });
   // While it lives its id is a fresh reserved heartbeat, so jobs within the share are its own task.
-  await db.pool.query(
-    `insert into worker_heartbeats (worker_id, beat_at, reserved_until) values ($1, now(), now() + interval '1 hour')
-     on conflict (worker_id) do update set reserved_until = excluded.reserved_until`,
-    [lane.lockIds()[0]],
-  );
+  await beatReserved(db.pool, lane.lockIds()[0] ?? "", "1 hour");
   return calls;
 }
 
