@@ -10,7 +10,7 @@ import { deriveVerpKey } from "@mailroom/core/bounces";
 import { loadConfig } from "@mailroom/core/config";
 import { createPool } from "@mailroom/core/db";
 import { createLogger, createWorkerMetrics } from "@mailroom/core/telemetry";
-import { createSigner, createTransport, startWorker } from "../../worker/src/index.ts";
+import { createSigner, createTransport, signingPlaceFor, startWorker } from "../../worker/src/index.ts";
 import { recordDeliverSpans } from "../shared/span-recorder.ts";
 import type { WorkerCommand, WorkerJob, WorkerMessage } from "./protocol.ts";
 
@@ -55,7 +55,12 @@ async function main(job: WorkerJob): Promise<void> {
     logger,
     metrics: createWorkerMetrics(),
     transport: createTransport(config),
-    signer: createSigner(pool, Buffer.from(job.kek, "base64")),
+    signer: createSigner(
+      pool,
+      Buffer.from(job.kek, "base64"),
+      undefined,
+      signingPlaceFor(config.worker.lanes),
+    ),
     verpKey: deriveVerpKey(Buffer.from(job.kek, "base64")),
     kek: Buffer.from(job.kek, "base64"),
   });

@@ -122,7 +122,7 @@ export async function startWorkerProgram(
   logger: Logger,
   kek: Buffer,
 ): Promise<Program> {
-  const { createSigner, createTransport, startWorker } = await import("@mailroom/worker");
+  const { createSigner, createTransport, signingPlaceFor, startWorker } = await import("@mailroom/worker");
   // Each concurrent job holds a client while it records its outcome; keep a few spare for the runners
   // themselves (one LISTEN connection each, the heartbeat). Only the lanes this process runs count.
   const poolSize = Math.max(config.database.poolSize, config.worker.slots + 4);
@@ -155,7 +155,7 @@ export async function startWorkerProgram(
     logger: logger.child({ program: "worker" }),
     metrics,
     transport: createTransport(config, metrics),
-    signer: createSigner(pool, kek),
+    signer: createSigner(pool, kek, undefined, signingPlaceFor(config.worker.lanes)),
     verpKey: deriveVerpKey(kek),
     kek: kek,
   });

@@ -1,4 +1,4 @@
 export type { WorkerDeps } from "./deps.ts";
 export { startWorker, type WorkerHandle } from "./runner.ts";
-export { createSigner, type Signer } from "./signing.ts";
+export { createSigner, type Signer, signingPlaceFor } from "./signing.ts";
 export { createTransport, type MailTransport } from "./transports/index.ts";

@@ -5,12 +5,26 @@ import {
   loadSigningKeys,
   returnPathDomainFor,
   type SigningKey,
+  signMessage,
   signMessageAsync,
 } from "@mailroom/core/domains";
 
 interface CachedDomain {
   expires: number;
   domain: { name: string; returnPath: string; keys: SigningKey[] };
+}
+
+export type SigningPlace = "thread-pool" | "event-loop";
+
+/**
+ * Where a worker process signs (ADR 0075): on its event loop when it runs only the reserved lane, whose loop
+ * serves at most `reservedConcurrency` deliveries, so one signature (about a millisecond of CPU for RSA-2048)
+ * holds up at most those few; a hand-over to libuv's pool and back costs two thread wake-ups, each a wait for a
+ * CPU on a node a flood keeps busy. Every other process signs on the thread pool, off the loop that runs many
+ * deliveries (ADR 0008).
+ */
+export function signingPlaceFor(lanes: readonly string[]): SigningPlace {
+  return lanes.length === 1 && lanes[0] === "reserved" ? "event-loop" : "thread-pool";
 }
 
 export interface Signer {
@@ -33,7 +47,16 @@ export interface Signer {
  * possible where local runs relax the from-domain check, and a domain verified meanwhile must sign the very
  * next message (issue 17). Such mail leaves unsigned with the From address as envelope sender.
  */
-export function createSigner(db: Queryable, kek: Buffer | undefined, ttlMs = 60_000): Signer {
+export function createSigner(
+  db: Queryable,
+  kek: Buffer | undefined,
+  ttlMs = 60_000,
+  /**
+   * Where the private-key operation runs: libuv's thread pool (default, ADR 0008: off a busy event loop), or
+   * the event loop itself, for a process whose loop serves only a few deliveries (`signingPlaceFor`).
+   */
+  place: SigningPlace = "thread-pool",
+): Signer {
   const cache = new Map<string, CachedDomain>();
   const verpKey = kek ? deriveVerpKey(kek) : undefined;
   async function domainFor(account: string, fromAddress: string) {
@@ -58,7 +81,8 @@ export function createSigner(db: Queryable, kek: Buffer | undefined, ttlMs = 60_
         return { raw, envelopeFrom: () => fromAddress, signed: false };
       }
       return {
-        raw: await signMessageAsync(raw, domain.keys),
+        raw:
+          place === "event-loop" ? signMessage(raw, domain.keys) : await signMessageAsync(raw, domain.keys),
         // VERP: each recipient's signed bounce address names the email and that recipient, so a later
         // bounce or complaint is matched to the email and can affect only the recipient it came back from.
         envelopeFrom: (recipient: string) => verpAddress(verpKey, emailId, domain.returnPath, recipient),

@@ -2,7 +2,7 @@
 export { findBounceDomainOwner } from "./bounce-domains.ts";
 export * from "./checks/index.ts";
 export { formatTxtForZoneFile, type SigningKey } from "./dkim.ts";
-export { signMessageAsync } from "./dkim-sign.ts";
+export { signMessage, signMessageAsync } from "./dkim-sign.ts";
 export { deleteDomain } from "./delete.ts";
 export { CLUSTER_ACCOUNT, setDomainGrants } from "./grants.ts";
 export { getDmarcSummary, purgeDmarcData } from "./dmarc/index.ts";
@@ -26,8 +26,6 @@ export { makeTxtLookup } from "./verify.ts";
 export { generateKek } from "./crypto.ts";
 /** @internal */
 export { dkimTxtValue, generateDkimKey, nodemailerDkimOptions, splitTxtValue } from "./dkim.ts";
-/** @internal */
-export { signMessage } from "./dkim-sign.ts";
 /** @internal */
 export { buildDnsRecords } from "./records.ts";
 /** @internal */
