@@ -16,6 +16,20 @@ afterAll(async () => {
   await db.drop();
 });
 
+/** Records every required check of `domain` as verified, as the domain checks would; its status after. */
+async function markVerified(domain: Awaited<ReturnType<typeof createDomain>>) {
+  const checks = domain.records
+    .filter((r) => r.required)
+    .map((r) => ({
+      purpose: r.purpose,
+      name: r.name,
+      required: true,
+      status: "verified" as const,
+      reason: null,
+    }));
+  return (await recordVerification(db.pool, domain.id, checks))?.domain.status;
+}
+
 describe("createSigner", () => {
   it("signs the very next message once the From domain is verified (no cached 'unverified')", async () => {
     const signer = createSigner(db.pool, KEK);
@@ -24,16 +38,7 @@ describe("createSigner", () => {
     expect(before.signed).toBe(false);
     expect(before.envelopeFrom("b@example.test")).toBe("a@late.test");
 
-    const checks = domain.records
-      .filter((r) => r.required)
-      .map((r) => ({
-        purpose: r.purpose,
-        name: r.name,
-        required: true,
-        status: "verified" as const,
-        reason: null,
-      }));
-    expect((await recordVerification(db.pool, domain.id, checks))?.domain.status).toBe("verified");
+    expect(await markVerified(domain)).toBe("verified");
 
     const after = await signer.prepare("late", "a@late.test", RAW, EMAIL_ID);
     expect(after.signed).toBe(true);
@@ -57,17 +62,7 @@ describe("createSigner", () => {
   });
 
   it("signs the same bytes on the event loop as on the thread pool, and only a reserved-only process does so", async () => {
-    const domain = await createDomain(db.pool, KEK, { account: "loop", name: "loop.test" });
-    const checks = domain.records
-      .filter((r) => r.required)
-      .map((r) => ({
-        purpose: r.purpose,
-        name: r.name,
-        required: true,
-        status: "verified" as const,
-        reason: null,
-      }));
-    await recordVerification(db.pool, domain.id, checks);
+    await markVerified(await createDomain(db.pool, KEK, { account: "loop", name: "loop.test" }));
     const raw = Buffer.from("From: a@loop.test\r\nTo: b@example.test\r\nSubject: hi\r\n\r\nhello\r\n");
     const pooled = createSigner(db.pool, KEK, undefined, "thread-pool");
     const looped = createSigner(db.pool, KEK, undefined, "event-loop");
