@@ -1156,7 +1156,7 @@ $$;
 -- Name: mailroom_take_reserved_deliveries(text, integer, uuid[]); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.mailroom_take_reserved_deliveries(p_worker_id text, p_slots integer, p_event_ids uuid[]) RETURNS TABLE(job_id bigint, job_attempts integer, job_max_attempts integer, payload json, email_id uuid, outcome text, reason text, has_attachments boolean, email public.emails)
+CREATE FUNCTION public.mailroom_take_reserved_deliveries(p_worker_id text, p_slots integer, p_event_ids uuid[]) RETURNS TABLE(job_id bigint, job_attempts integer, payload json, email_id uuid, outcome text, reason text, has_attachments boolean, email public.emails)
     LANGUAGE plpgsql
     SET plan_cache_mode TO 'force_generic_plan'
     SET enable_seqscan TO 'off'
@@ -1165,7 +1165,6 @@ declare
   v_tasks int[];
   v_ids bigint[];
   v_attempts int[];
-  v_max_attempts int[];
   v_payloads json[];
   v_keyed boolean[];
   v_claim_ids uuid[];
@@ -1186,14 +1185,13 @@ begin
     update graphile_worker._private_jobs j
     set attempts = j.attempts + 1, locked_by = p_worker_id, locked_at = now()
     from picked where j.id = picked.id
-    returning j.id, j.attempts, j.max_attempts, j.payload, j.key is not null as keyed, j.priority, j.run_at
+    returning j.id, j.attempts, j.payload, j.key is not null as keyed, j.priority, j.run_at
   )
   select array_agg(t.id order by t.priority, t.run_at, t.id),
          array_agg(t.attempts order by t.priority, t.run_at, t.id),
-         array_agg(t.max_attempts order by t.priority, t.run_at, t.id),
          array_agg(t.payload order by t.priority, t.run_at, t.id),
          array_agg(t.keyed order by t.priority, t.run_at, t.id)
-  into v_ids, v_attempts, v_max_attempts, v_payloads, v_keyed
+  into v_ids, v_attempts, v_payloads, v_keyed
   from taken t;
   if v_ids is null then
     return;
@@ -1202,10 +1200,10 @@ begin
                        where not u.k order by u.n);
   return query
   with jobs as (
-    select u.id, u.attempts, u.max_attempts, u.p, u.k, u.n,
+    select u.id, u.attempts, u.p, u.k, u.n,
            -- The place of an unkeyed job among the claims.
            case when not u.k then row_number() over (partition by u.k order by u.n) end as c
-    from unnest(v_ids, v_attempts, v_max_attempts, v_payloads, v_keyed) with ordinality as u(id, attempts, max_attempts, p, k, n)
+    from unnest(v_ids, v_attempts, v_payloads, v_keyed) with ordinality as u(id, attempts, p, k, n)
   ), claims as (
     select c.email_id, c.outcome, c.reason, c.has_attachments, c.email, c.i
     from mailroom_claim_emails(v_claim_ids, array_fill(now(), array[cardinality(v_claim_ids)]),
@@ -1213,7 +1211,7 @@ begin
            with ordinality as c(email_id, outcome, reason, has_attachments, email, i)
     where cardinality(v_claim_ids) > 0
   )
-  select j.id, j.attempts, j.max_attempts, j.p, c.email_id, c.outcome, c.reason, c.has_attachments, c.email
+  select j.id, j.attempts, j.p, c.email_id, c.outcome, c.reason, c.has_attachments, c.email
   from jobs j left join claims c on c.i = j.c
   order by j.n;
 end

@@ -11,9 +11,11 @@
 -- graphile-worker's `(priority, run_at)` index below the share: a flood's waiting jobs are never walked.
 -- The worker completes a job by deleting it and fails one as graphile-worker does (worker/src/reserved-lane).
 -- One row per job, in the order taken; the claim's columns are null for a keyed job.
+-- Its first version also returned each job's max_attempts, which nothing read.
+drop function if exists mailroom_take_reserved_deliveries(text, int, uuid[]);
 create or replace function mailroom_take_reserved_deliveries(p_worker_id text, p_slots int, p_event_ids uuid[])
 returns table (
-  job_id bigint, job_attempts int, job_max_attempts int, payload json,
+  job_id bigint, job_attempts int, payload json,
   email_id uuid, outcome text, reason text, has_attachments boolean, email emails
 )
 language plpgsql set plan_cache_mode = force_generic_plan set enable_seqscan = off as $$
@@ -21,7 +23,6 @@ declare
   v_tasks int[];
   v_ids bigint[];
   v_attempts int[];
-  v_max_attempts int[];
   v_payloads json[];
   v_keyed boolean[];
   v_claim_ids uuid[];
@@ -42,14 +43,13 @@ begin
     update graphile_worker._private_jobs j
     set attempts = j.attempts + 1, locked_by = p_worker_id, locked_at = now()
     from picked where j.id = picked.id
-    returning j.id, j.attempts, j.max_attempts, j.payload, j.key is not null as keyed, j.priority, j.run_at
+    returning j.id, j.attempts, j.payload, j.key is not null as keyed, j.priority, j.run_at
   )
   select array_agg(t.id order by t.priority, t.run_at, t.id),
          array_agg(t.attempts order by t.priority, t.run_at, t.id),
-         array_agg(t.max_attempts order by t.priority, t.run_at, t.id),
          array_agg(t.payload order by t.priority, t.run_at, t.id),
          array_agg(t.keyed order by t.priority, t.run_at, t.id)
-  into v_ids, v_attempts, v_max_attempts, v_payloads, v_keyed
+  into v_ids, v_attempts, v_payloads, v_keyed
   from taken t;
   if v_ids is null then
     return;
@@ -58,10 +58,10 @@ begin
                        where not u.k order by u.n);
   return query
   with jobs as (
-    select u.id, u.attempts, u.max_attempts, u.p, u.k, u.n,
+    select u.id, u.attempts, u.p, u.k, u.n,
            -- The place of an unkeyed job among the claims.
            case when not u.k then row_number() over (partition by u.k order by u.n) end as c
-    from unnest(v_ids, v_attempts, v_max_attempts, v_payloads, v_keyed) with ordinality as u(id, attempts, max_attempts, p, k, n)
+    from unnest(v_ids, v_attempts, v_payloads, v_keyed) with ordinality as u(id, attempts, p, k, n)
   ), claims as (
     select c.email_id, c.outcome, c.reason, c.has_attachments, c.email, c.i
     from mailroom_claim_emails(v_claim_ids, array_fill(now(), array[cardinality(v_claim_ids)]),
@@ -69,7 +69,7 @@ begin
            with ordinality as c(email_id, outcome, reason, has_attachments, email, i)
     where cardinality(v_claim_ids) > 0
   )
-  select j.id, j.attempts, j.max_attempts, j.p, c.email_id, c.outcome, c.reason, c.has_attachments, c.email
+  select j.id, j.attempts, j.p, c.email_id, c.outcome, c.reason, c.has_attachments, c.email
   from jobs j left join claims c on c.i = j.c
   order by j.n;
 end

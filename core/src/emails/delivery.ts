@@ -79,7 +79,7 @@ type FailedReason = Extract<Claimed, { outcome: "failed" }>["reason"];
 
 /** A job the reserved lane took (ADR 0075): locked under its worker id, to be completed or failed by it. */
 export interface TakenDelivery {
-  job: { id: string; attempts: number; maxAttempts: number };
+  job: { id: string; attempts: number };
   payload: DeliverPayload;
   /** Claimed in the take's own transaction (an unkeyed job); undefined for a keyed job, claimed after it. */
   claimed: Claimed | undefined;
@@ -100,12 +100,11 @@ export async function takeReservedDeliveries(
     Partial<ClaimRow> & {
       job_id: string;
       job_attempts: number;
-      job_max_attempts: number;
       payload: DeliverPayload;
     }
   >({
     name: "mailroom_take_reserved_deliveries",
-    text: `select t.job_id, t.job_attempts, t.job_max_attempts, t.payload, t.email_id, t.outcome, t.reason,
+    text: `select t.job_id, t.job_attempts, t.payload, t.email_id, t.outcome, t.reason,
                   t.has_attachments, (t.email).*
            from mailroom_take_reserved_deliveries($1::text, $2::int, $3::uuid[]) t`,
     values: [workerId, slots, Array.from({ length: slots }, () => newId())],
@@ -115,7 +114,7 @@ export async function takeReservedDeliveries(
     if (claimed && row.email_id !== row.payload.emailId)
       throw new Error(`mailroom_take_reserved_deliveries claimed ${row.email_id} for job ${row.job_id}`);
     return {
-      job: { id: row.job_id, attempts: row.job_attempts, maxAttempts: row.job_max_attempts },
+      job: { id: row.job_id, attempts: row.job_attempts },
       payload: row.payload,
       claimed,
     };
