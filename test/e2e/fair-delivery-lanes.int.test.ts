@@ -1,7 +1,7 @@
 import { acceptEmails } from "@mailroom/core/emails";
 import { createKey } from "@mailroom/core/keys";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { acceptItem } from "../support/accept-item.ts";
+import { acceptFlood, acceptItem } from "../support/accept-item.ts";
 import { createTestDatabase, type TestDatabase } from "../support/db.ts";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
 import { startWorkerStack } from "../support/stack.ts";
@@ -56,17 +56,8 @@ async function sendQuiet(account: string, to: string) {
 
 describe("the reserved lane in a worker process of its own", () => {
   it("takes only mail within its share; the main worker without it delivers everything", async () => {
-    const flood = await createKey(db.pool, { account: "flood", scopes: ["send"], expires: "never" });
     // One statement: its jobs' turns are exact, 0…999, and those from the 100th on carry the flag.
-    const accepted = await acceptEmails(
-      db.pool,
-      { hostname: "flood.test" },
-      Array.from({ length: FLOOD }, (_, n) =>
-        acceptItem("flood", flood.key.keyId, {
-          draft: { from: FLOOD_FROM, fromAddress: FLOOD_FROM, to: [`f${n}@example.test`] },
-        }),
-      ),
-    );
+    const accepted = await acceptFlood(db.pool, "flood", FLOOD, FLOOD_FROM, (n) => `f${n}@example.test`);
     expect(accepted.every((r) => r.status === "queued")).toBe(true);
     await sendQuiet("quiet", "oncall@example.test");
 

@@ -1,7 +1,7 @@
 import { acceptEmails } from "@mailroom/core/emails";
 import { createKey } from "@mailroom/core/keys";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { acceptItem } from "../support/accept-item.ts";
+import { acceptFlood, acceptItem } from "../support/accept-item.ts";
 import { createTestDatabase, type TestDatabase } from "../support/db.ts";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
 import { startWorkerStack } from "../support/stack.ts";
@@ -82,17 +82,8 @@ describe("the reserved lane's own task", () => {
     workers.push(delivery);
     expect(await until(reservedAlive, (n) => n > 0, 30_000)).toBeGreaterThan(0);
 
-    const flood = await createKey(db.pool, { account: "flood", scopes: ["send"], expires: "never" });
     // One statement: its jobs' turns are exact, 0…299; from the 100th on they carry `over_fair_share`.
-    const accepted = await acceptEmails(
-      db.pool,
-      { hostname: "flood.test" },
-      Array.from({ length: FLOOD }, (_, n) =>
-        acceptItem("flood", flood.key.keyId, {
-          draft: { from: FLOOD_FROM, fromAddress: FLOOD_FROM, to: [`f${n}@example.test`] },
-        }),
-      ),
-    );
+    const accepted = await acceptFlood(db.pool, "flood", FLOOD, FLOOD_FROM, (n) => `f${n}@example.test`);
     expect(accepted.every((r) => r.status === "queued")).toBe(true);
     for (let n = 0; n < 5; n++) await sendQuiet(`quiet-${n}`, `oncall${n}@example.test`);
 

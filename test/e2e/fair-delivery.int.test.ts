@@ -1,7 +1,7 @@
 import { acceptEmails } from "@mailroom/core/emails";
 import { createKey } from "@mailroom/core/keys";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { acceptItem } from "../support/accept-item.ts";
+import { acceptFlood, acceptItem } from "../support/accept-item.ts";
 import { createTestDatabase, type TestDatabase } from "../support/db.ts";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.ts";
 import { type ApiStack, startApiStack, startWorkerStack } from "../support/stack.ts";
@@ -100,16 +100,13 @@ describe("fair delivery across accounts", () => {
       return gate;
     };
     try {
-      const flood = await createKey(db.pool, { account: "held-flood", scopes: ["send"], expires: "never" });
       // One statement: its jobs' turns are exact, 0…999, and those from the 100th on carry the flag.
-      const accepted = await acceptEmails(
+      const accepted = await acceptFlood(
         db.pool,
-        { hostname: "flood.test" },
-        Array.from({ length: FLOOD }, (_, n) =>
-          acceptItem("held-flood", flood.key.keyId, {
-            draft: { from: FLOOD_FROM, fromAddress: FLOOD_FROM, to: [`h${n}@example.test`] },
-          }),
-        ),
+        "held-flood",
+        FLOOD,
+        FLOOD_FROM,
+        (n) => `h${n}@example.test`,
       );
       expect(accepted.every((r) => r.status === "queued")).toBe(true);
       // Polls a minute apart: the reserved lane finds the quiet email because its insert was announced to it.

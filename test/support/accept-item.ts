@@ -1,4 +1,6 @@
-import type { AcceptRequest, EmailDraft } from "@mailroom/core/emails";
+import type { Pool } from "@mailroom/core/db";
+import { type AcceptRequest, acceptEmails, type EmailDraft } from "@mailroom/core/emails";
+import { createKey } from "@mailroom/core/keys";
 
 /** An accept item for `account`'s key with a plain one-recipient draft; `draft` overrides its fields. */
 export function acceptItem(
@@ -27,4 +29,25 @@ export function acceptItem(
       ...options.draft,
     },
   };
+}
+
+/**
+ * A flood as it arrives: `count` emails of `account` (a `send` key made for it) from `from`, the nth to
+ * `recipient(n)`, accepted in one statement, so their jobs' fair-share turns are exact (0…count-1).
+ */
+export async function acceptFlood(
+  pool: Pool,
+  account: string,
+  count: number,
+  from: string,
+  recipient: (n: number) => string,
+) {
+  const { key } = await createKey(pool, { account, scopes: ["send"], expires: "never" });
+  return acceptEmails(
+    pool,
+    { hostname: "flood.test" },
+    Array.from({ length: count }, (_, n) =>
+      acceptItem(account, key.keyId, { draft: { from, fromAddress: from, to: [recipient(n)] } }),
+    ),
+  );
 }
