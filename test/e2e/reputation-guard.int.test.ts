@@ -181,8 +181,10 @@ describe("the reputation guard (issue 31 item 2, issue 29 item 4)", () => {
     ]);
     const shopView = (await api.request("GET", "/v1/account", { key: keys.shop })).json;
     expect(shopView).toMatchObject({ sendingStatus: "paused", paused: { by: "reputation-guard" } });
+    // The reason is the rate when it paused: the worker's minute job may have run after the first or second
+    // report (1 or 2 of 12), before this run counted all three.
     expect((shopView.paused as { reason: string }).reason).toMatch(
-      /complaint rate 25\.00 % over 24 h for the account \(12 sent\) reached the pause line of 0\.30 %/,
+      /complaint rate (8\.33|16\.67|25\.00) % over 24 h for the account \(12 sent\) reached the pause line of 0\.30 %/,
     );
     expect((await api.request("GET", "/v1/account", { key: keys.rival })).json.sendingStatus).toBe("active");
     worker = await startWorkerStack(db, sink.url, env);
