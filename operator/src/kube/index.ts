@@ -12,6 +12,7 @@ import {
   type DnsEndpoint,
 } from "../external-dns.ts";
 import { eventsClient, leasesClient, namespacesClient, secretsClient } from "./built-in.ts";
+import { sharingConnections } from "./connections.ts";
 import { customResourceClient } from "./custom-resources.ts";
 import { call, isKubeError } from "./errors.ts";
 import type { CustomResourceClient, Kube, KubeOptions } from "./types.ts";
@@ -32,7 +33,8 @@ function mailroomClient<K extends MailroomKind>(
 }
 
 /** Builds the operator's Kubernetes client from a KubeConfig (in-cluster, a file, or the fake). */
-export function createKube(kc: KubeConfig, options: KubeOptions = {}): Kube {
+export function createKube(config: KubeConfig, options: KubeOptions = {}): Kube {
+  const kc = sharingConnections(config);
   const customObjects = kc.makeApiClient(CustomObjectsApi);
   const dnsEndpoints = customResourceClient<DnsEndpoint>(
     kc,
