@@ -95,12 +95,34 @@ async function figuresOf(
     acceptResumed: seconds(firstAccept),
     deliveryResumed: seconds(firstDelivery),
   };
+  const lostIds = ids.filter((id) => !counts.has(id));
+  if (lostIds.length > 0) await describeLost(lostIds);
   process.stdout.write(
     `failover: accepted ${figures.accepted} delivered ${figures.delivered} lost ${figures.lost} ` +
       `duplicated ${figures.duplicated} accept-resumed ${figures.acceptResumed}s ` +
       `delivery-resumed ${figures.deliveryResumed}s\n`,
   );
   return figures;
+}
+
+/** Where each undelivered email stands (its row, its jobs, its events), so that a failure says why. */
+async function describeLost(ids: string[]) {
+  const queries: Array<[string, string]> = [
+    ["email", "select row_to_json(e)::text as row from emails e where id = any($1::uuid[])"],
+    [
+      "job",
+      `select row_to_json(j)::text as row from graphile_worker._private_jobs j
+       where exists (select 1 from unnest($1::text[]) i where j.payload::text like '%' || i || '%')`,
+    ],
+    ["event", "select row_to_json(v)::text as row from email_events v where email_id = any($1::uuid[])"],
+  ];
+  for (const [what, sql] of queries) {
+    const rows = await world.probe
+      .query<{ row: string }>(sql, [ids])
+      .then((r) => r.rows.map((x) => x.row.slice(0, 1_500)))
+      .catch((error: unknown) => [`(could not read: ${String(error)})`]);
+    for (const row of rows) progress(`undelivered ${what}: ${row}`);
+  }
 }
 
 /** Under load, with deliveries in flight: `fault`, the outage watched, the load carried on, the figures. */
