@@ -75,7 +75,7 @@ async function figuresOf(
     return ids.every((id) => counts.has(id));
   }, boundMs);
   const counts = deliveryCounts(world.sink);
-  const delivered = ids.filter((id) => counts.has(id)).length;
+  const lostIds = ids.filter((id) => !counts.has(id));
   const duplicated = ids.reduce((n, id) => n + Math.max(0, (counts.get(id) ?? 0) - 1), 0);
   // Accepting resumed with the first 2xx after the last refusal of the outage.
   const lastFailure = Math.max(faultAt, ...load.failures.filter((t) => t < outage.primaryBackAt + 30_000));
@@ -89,13 +89,12 @@ async function figuresOf(
   const seconds = (t: number) => Math.round((t - faultAt) / 100) / 10;
   const figures = {
     accepted: ids.length,
-    delivered,
-    lost: ids.length - delivered,
+    delivered: ids.length - lostIds.length,
+    lost: lostIds.length,
     duplicated,
     acceptResumed: seconds(firstAccept),
     deliveryResumed: seconds(firstDelivery),
   };
-  const lostIds = ids.filter((id) => !counts.has(id));
   if (lostIds.length > 0) await describeLost(lostIds);
   process.stdout.write(
     `failover: accepted ${figures.accepted} delivered ${figures.delivered} lost ${figures.lost} ` +
