@@ -103,12 +103,14 @@ export async function startWorkerStack(
   /**
    * `pollIntervalMs`: the runners' fallback poll (200 ms unless given; new jobs are announced anyway).
    * `reservedRescueAfterMs`: how long the reserved lane's jobs wait before this worker's delivery lane takes them.
+   * `periodicJobs: false`: no periodic job runs (the purge would forget data older than its retention).
    */
   options: {
     logger?: Logger;
     signerTtlMs?: number;
     pollIntervalMs?: number;
     reservedRescueAfterMs?: number;
+    periodicJobs?: boolean;
   } = {},
 ): Promise<WorkerHandle & { metrics: WorkerMetrics }> {
   const config = loadConfig({ DATABASE_URL: db.url, MAILROOM_SMTP_URL: smtpUrl, ...env });
@@ -126,6 +128,7 @@ export async function startWorkerStack(
     },
     {
       pollIntervalMs: options.pollIntervalMs ?? 200,
+      ...(options.periodicJobs === undefined ? {} : { periodicJobs: options.periodicJobs }),
       ...(options.reservedRescueAfterMs === undefined
         ? {}
         : { reservedRescueAfterMs: options.reservedRescueAfterMs }),

@@ -48,8 +48,11 @@ export interface WorkerHandle {
  */
 export async function startWorker(
   deps: WorkerDeps,
-  /** For tests: `reservedRescueAfterMs` replaces `RESERVED_DELIVERY_LANE.rescueAfterMs`. */
-  options: { pollIntervalMs?: number; reservedRescueAfterMs?: number } = {},
+  /**
+   * For tests: `reservedRescueAfterMs` replaces `RESERVED_DELIVERY_LANE.rescueAfterMs`; `periodicJobs: false`
+   * schedules none of `PERIODIC_JOBS` (a test whose data is older than the purge job's retention).
+   */
+  options: { pollIntervalMs?: number; reservedRescueAfterMs?: number; periodicJobs?: boolean } = {},
 ): Promise<WorkerHandle> {
   const webhooks = makeWebhookTasks({
     pool: deps.pool,
@@ -134,7 +137,7 @@ export async function startWorker(
             name: "background",
             concurrency: deps.config.worker.backgroundConcurrency,
             // Periodic jobs live here, not in a crontab file; their schedule is declared in core/src/jobs.
-            crontab: CRONTAB,
+            ...(options.periodicJobs === false ? {} : { crontab: CRONTAB }),
             taskList: {
               process_report: makeProcessReportTask(deps),
               purge_expired: makePurgeTask(deps),
