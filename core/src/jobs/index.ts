@@ -132,6 +132,27 @@ export async function completeTakenJobs(db: Queryable, jobIds: readonly string[]
 }
 
 /**
+ * Unlocks the jobs locked under the reserved lane's `workerId` that the lane does not hold (`heldJobIds`: taken
+ * and not yet completed or failed). After a take whose answer was lost (a failover cutting the connection
+ * between its commit and its reply) its jobs are locked under the lane's live id with nobody to run them; the
+ * heartbeat never unlocks a live id's jobs, and graphile-worker only after four hours. Unlocked, the next take
+ * takes them again (their emails' claims included). Its takes lock no job queue (keyed jobs are not taken).
+ * Answers how many it unlocked.
+ */
+export async function unlockJobsNotHeld(
+  db: Queryable,
+  workerId: string,
+  heldJobIds: readonly string[],
+): Promise<number> {
+  const { rowCount } = await db.query(
+    `update graphile_worker._private_jobs set locked_by = null, locked_at = null
+     where locked_by = $1 and not (id = any($2::bigint[]))`,
+    [workerId, heldJobIds],
+  );
+  return rowCount ?? 0;
+}
+
+/**
  * Fails a job the reserved lane took itself whose task threw, as graphile-worker fails one: unlocked, its error
  * kept, run again after graphile-worker's backoff (e^min(attempts, 10) seconds) by any lane that lists it, or
  * left failed for good once its attempts are spent.

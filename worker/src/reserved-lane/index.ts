@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
-import type { Pool } from "@mailroom/core/db";
+import type { Pool, Queryable } from "@mailroom/core/db";
 import { type TakenDelivery, takeReservedDeliveries } from "@mailroom/core/emails";
 import {
   completeTakenJobs,
   failTakenJob,
   RESERVED_DELIVERY_LANE,
+  unlockJobsNotHeld,
   withinShareAnnounced,
 } from "@mailroom/core/jobs";
 import type { Logger as PinoLogger } from "@mailroom/core/telemetry";
@@ -59,6 +60,11 @@ export async function startReservedLane(options: ReservedLaneOptions): Promise<L
   let relisten: NodeJS.Timeout | undefined;
   // Jobs ended whose completion (null) or failure (its message) is still to be written.
   const unsettled = new Map<string, string | null>();
+  // Jobs taken and not yet completed or failed in the database: the only ones locked under `workerId` rightly.
+  const held = new Set<string>();
+  // A take failed: if its commit went through and only its answer was lost, jobs are locked under our live id
+  // that nobody runs. The next take first unlocks every job of ours not in `held`.
+  let unsure = false;
   let settling: Promise<void> | undefined;
 
   const settle = (): Promise<void> => {
@@ -68,11 +74,15 @@ export async function startReservedLane(options: ReservedLaneOptions): Promise<L
           const batch = [...unsettled];
           const completed = batch.filter(([, message]) => message === null).map(([id]) => id);
           await completeTakenJobs(pool, completed);
-          for (const id of completed) unsettled.delete(id);
+          for (const id of completed) {
+            unsettled.delete(id);
+            held.delete(id);
+          }
           for (const [id, message] of batch) {
             if (message === null) continue;
             await failTakenJob(pool, workerId, id, message);
             unsettled.delete(id);
+            held.delete(id);
           }
         }
       } catch (error) {
@@ -89,6 +99,7 @@ export async function startReservedLane(options: ReservedLaneOptions): Promise<L
 
   const run = (taken: TakenDelivery) => {
     busy += 1;
+    held.add(taken.job.id);
     const job = delivery(taken.payload, taskLogger, taken.claimed).then(
       () => {
         unsettled.set(taken.job.id, null);
@@ -110,6 +121,18 @@ export async function startReservedLane(options: ReservedLaneOptions): Promise<L
     running.add(tracked);
   };
 
+  // A take, after unlocking what an earlier take may have locked without our knowing (only between takes: no
+  // take is under way whose jobs are not in `held` yet).
+  const take = async (db: Queryable, free: number) => {
+    if (unsure) {
+      const unlocked = await unlockJobsNotHeld(db, workerId, [...held]);
+      unsure = false;
+      if (unlocked > 0)
+        log.warn({ jobs: unlocked }, "reserved lane: unlocked jobs a take locked whose answer was lost");
+    }
+    return takeReservedDeliveries(db, workerId, free);
+  };
+
   const pump = (): void => {
     if (stopping || taking || !wanted) return;
     const free = slots - busy;
@@ -118,7 +141,7 @@ export async function startReservedLane(options: ReservedLaneOptions): Promise<L
     taking = true;
     // On the listening connection while it lives: it is never closed for idleness as the pool's are, and the
     // backend that has just sent the announcement is the one that takes (one take at a time).
-    takeReservedDeliveries(listener ?? pool, workerId, free)
+    take(listener ?? pool, free)
       .then(
         (taken) => {
           // Every free slot filled: more may be waiting, take again once a slot is free.
@@ -126,7 +149,10 @@ export async function startReservedLane(options: ReservedLaneOptions): Promise<L
           for (const t of taken) run(t);
         },
         // The next poll or announcement takes again: a database away is not hammered.
-        (error: unknown) => log.warn({ err: error }, "reserved lane: could not take jobs"),
+        (error: unknown) => {
+          unsure = true;
+          log.warn({ err: error }, "reserved lane: could not take jobs");
+        },
       )
       .finally(() => {
         taking = false;

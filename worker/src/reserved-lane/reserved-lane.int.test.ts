@@ -1,4 +1,4 @@
-import { withTransaction } from "@mailroom/core/db";
+import { createPool, type Pool, withTransaction } from "@mailroom/core/db";
 import { acceptEmails, type Claimed } from "@mailroom/core/emails";
 import type { DeliverPayload } from "@mailroom/core/jobs";
 import { createLogger } from "@mailroom/core/telemetry";
@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { acceptItem } from "../../../test/support/accept-item.ts";
 import { type TestDatabase, useDatabaseWithKey } from "../../../test/support/db.ts";
 import { beatReserved } from "../../../test/support/jobs.ts";
+import { type AnswerCutProxy, startAnswerCutProxy } from "../../../test/support/pg-answer-cut.ts";
 import { until } from "../../../test/support/wait.ts";
 import type { Lane } from "../lane.ts";
 import { startReservedLane } from "./index.ts";
@@ -30,14 +31,18 @@ interface Call {
   claim: Claimed | undefined;
 }
 
-/** A lane of `slots` whose delivery is `deliver` (records each call first). */
-async function start(slots: number, deliver: (call: Call) => Promise<void> = async () => {}) {
+/** A lane of `slots` whose delivery is `deliver` (records each call first), on `pool` (the test's unless given). */
+async function start(
+  slots: number,
+  deliver: (call: Call) => Promise<void> = async () => {},
+  options: { pool?: Pool; pollIntervalMs?: number } = {},
+) {
   const calls: Call[] = [];
   lane = await startReservedLane({
-    pool: db.pool,
+    pool: options.pool ?? db.pool,
     logger: createLogger({ name: "test", level: "silent" }),
     slots,
-    pollIntervalMs: 3_600_000,
+    pollIntervalMs: options.pollIntervalMs ?? 3_600_000,
     delivery: async (payload, _logger, claim) => {
       calls.push({ payload, claim });
       await deliver({ payload, claim });
@@ -115,5 +120,34 @@ describe("the reserved lane's own loop", () => {
     release();
     await stopping;
     expect(await jobsLeft()).toEqual([]);
+  });
+});
+
+describe("the reserved lane when the answer to its take is lost", () => {
+  let proxy: AnswerCutProxy | undefined;
+  let proxied: Pool | undefined;
+  afterEach(async () => {
+    await lane?.stop();
+    lane = undefined;
+    await proxied?.end();
+    await proxy?.close();
+  });
+
+  // A take whose commit succeeded and whose answer never came (a failover cutting the connection just then, as
+  // a Patroni switchover may): the job stays locked under the lane's live id and its email claimed. Before the
+  // lane released what it does not hold, that job waited for graphile-worker's four-hour lock timeout.
+  it("unlocks the jobs it took without knowing and delivers their emails once", async () => {
+    await db.pool.query("delete from graphile_worker._private_jobs");
+    proxy = await startAnswerCutProxy(db.url);
+    proxied = createPool({ url: proxy.url, max: 4, applicationName: "mailroom-test-proxied" });
+    const cut = proxy.cutNextAnswer("mailroom_take_reserved_deliveries");
+    // The poll stays an hour out: after the cut only the lane's listening again wakes it.
+    const calls = await start(2, async () => {}, { pool: proxied });
+    const [id] = await accept(1);
+    await cut;
+    await until(jobsLeft, (left) => left.length === 0 && calls.length > 0, 15_000);
+    expect(await jobsLeft()).toEqual([]);
+    expect(calls.map((c) => c.payload.emailId)).toEqual([id]);
+    expect(calls[0]?.claim).toMatchObject({ outcome: "send", email: { id } });
   });
 });
