@@ -77,6 +77,7 @@ function restartDelayMs(restart: number): number {
 
 let localQueueGuardInstalled = false;
 const LOCAL_QUEUE_RETURN_FAILURE = "Error occurred whilst returning jobs from local queue to database queue";
+const LOCAL_QUEUE_FETCH_FAILURE = "Error occurred fetching jobs";
 
 /**
  * graphile-worker 0.17 can reject a promise nobody handles when a pool is released while its local queue holds
@@ -111,7 +112,9 @@ function tolerateLocalQueueReturnFailure(logger: PinoLogger): void {
  * the database is still away. The ended runner's lock ids go to `onDead` (the heartbeat unlocks their jobs
  * as soon as the database answers), each worker's only once the job it is running has ended: a delivery
  * waiting to record what the receiver answered must record it before anyone may take its job again, or the
- * email is sent twice. (Tasks are bounded; `BUSY_RELEASE_CAP_MS` guards against one that is not.)
+ * email is sent twice. (Tasks are bounded; `BUSY_RELEASE_CAP_MS` guards against one that is not.) A runner
+ * whose fetch of jobs failed is replaced too, and its ids released once it has stopped gracefully: the fetch
+ * may have locked jobs whose answer was lost (ADR 0078).
  */
 export async function startLane(
   spec: LaneSpec,
@@ -133,6 +136,8 @@ export async function startLane(
   const busy = new Set<string>();
   // Workers of ended runners whose ids are released when their job ends.
   const releaseWhenIdle = new Set<string>();
+  // Ids of runners being replaced after a failed fetch (`retire`): vouched for until they have stopped.
+  const retiring = new Set<string>();
   const releaseNow = (workerIds: readonly string[]) => {
     for (const id of workerIds) releaseWhenIdle.delete(id);
     if (workerIds.length > 0) onDead(workerIds);
@@ -172,7 +177,9 @@ export async function startLane(
         pollIntervalMs: deps.pollIntervalMs,
       }),
       noHandleSignals: true,
-      logger: graphileLogger(log),
+      logger: graphileLogger(log, () => {
+        if (started) retire(started, mine);
+      }),
       crontab: spec.crontab ?? "",
       taskList: spec.taskList,
     });
@@ -185,11 +192,8 @@ export async function startLane(
     return current;
   };
 
-  const ended = (which: Runner, lockIds: string[], error: unknown) => {
-    if (which !== runner || stopping) return;
-    runner = undefined;
-    ids = [];
-    log.error({ err: error }, `the ${spec.name} runner stopped on its own; starting a new one`);
+  // An ended runner's lock ids: each released once its worker runs no job.
+  const releaseOnceIdle = (lockIds: readonly string[]) => {
     const running = lockIds.filter((id) => busy.has(id));
     for (const id of running) releaseWhenIdle.add(id);
     releaseNow(lockIds.filter((id) => !busy.has(id)));
@@ -198,6 +202,44 @@ export async function startLane(
         () => releaseNow(running.filter((id) => releaseWhenIdle.has(id))),
         BUSY_RELEASE_CAP_MS,
       ).unref();
+  };
+
+  const ended = (which: Runner, lockIds: string[], error: unknown) => {
+    if (which !== runner || stopping) return;
+    runner = undefined;
+    ids = [];
+    log.error({ err: error }, `the ${spec.name} runner stopped on its own; starting a new one`);
+    releaseOnceIdle(lockIds);
+    scheduleStart();
+  };
+
+  // A fetch of jobs failed: if its commit went through and only its answer was lost (a failover cutting the
+  // connection between them), jobs are locked under the runner's live pool id that nobody will run, and the
+  // heartbeat never unlocks a live id's jobs (graphile-worker only after four hours). The runner is replaced at
+  // once and stopped gracefully (its jobs under way finish, its prefetched ones go back); its ids are vouched
+  // for until then and released after, which unlocks whatever that fetch locked.
+  const retire = (which: Runner, lockIds: string[]) => {
+    if (which !== runner || stopping) return;
+    runner = undefined;
+    ids = [];
+    for (const id of lockIds) retiring.add(id);
+    log.warn(
+      `the ${spec.name} runner could not fetch jobs; replacing it, its locks released once it has stopped`,
+    );
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      for (const id of lockIds) retiring.delete(id);
+      releaseOnceIdle(lockIds);
+    };
+    setTimeout(release, BUSY_RELEASE_CAP_MS).unref();
+    which
+      .stop()
+      .catch((error: unknown) =>
+        log.warn({ err: error }, `the replaced ${spec.name} runner stopped with an error`),
+      )
+      .finally(release);
     scheduleStart();
   };
 
@@ -228,7 +270,7 @@ export async function startLane(
   return {
     name: spec.name,
     isRunning: () => runner !== undefined,
-    lockIds: () => [...ids, ...releaseWhenIdle],
+    lockIds: () => [...ids, ...releaseWhenIdle, ...retiring],
     stop: async () => {
       stopping = true;
       clearTimeout(retry);
@@ -244,9 +286,11 @@ export async function startLane(
  * job row attached, goes to debug: at info it was the worker's only line per delivery and a measurable share
  * of its CPU (issue 21's profile); outcomes are in the timeline and the metrics. Failures keep their level.
  */
-export function graphileLogger(logger: PinoLogger): Logger {
+export function graphileLogger(logger: PinoLogger, onFetchFailed?: () => void): Logger {
   return new Logger((scope) => (level, message, meta) => {
     const fields = { scope, ...(meta ?? {}) };
+    // graphile-worker 0.17 tells a failed fetch of its local queue only by this line (lane.int.test.ts holds it).
+    if (onFetchFailed && level === "error" && message.startsWith(LOCAL_QUEUE_FETCH_FAILURE)) onFetchFailed();
     if (level === "error") logger.error(fields, message);
     else if (level === "warning") logger.warn(fields, message);
     else if (level === "info" && meta?.success !== true) logger.info(fields, message);
