@@ -147,6 +147,7 @@ export async function startLane(
     const events: WorkerEvents = new EventEmitter();
     const mine: string[] = [];
     let started: Runner | undefined;
+    let fetchFailedAtStart = false;
     events.on("worker:create", ({ worker }) => mine.push(worker.workerId));
     events.on("job:start", ({ worker }) => busy.add(worker.workerId));
     events.on("job:complete", ({ worker }) => {
@@ -179,6 +180,7 @@ export async function startLane(
       noHandleSignals: true,
       logger: graphileLogger(log, () => {
         if (started) retire(started, mine);
+        else fetchFailedAtStart = true;
       }),
       crontab: spec.crontab ?? "",
       taskList: spec.taskList,
@@ -189,6 +191,8 @@ export async function startLane(
       () => ended(current, mine, undefined),
       (error: unknown) => ended(current, mine, error),
     );
+    // A fetch that failed before `run` answered: retired once the caller has made it the lane's runner.
+    if (fetchFailedAtStart) setImmediate(() => retire(current, mine));
     return current;
   };
 
