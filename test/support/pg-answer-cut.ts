@@ -16,6 +16,8 @@ export interface AnswerCutProxy {
    * Answers without rows (a take that found nothing) pass.
    */
   cutNextAnswer(marker: string): Promise<void>;
+  /** How many answers it has cut. */
+  cuts(): number;
   close(): Promise<void>;
 }
 
@@ -26,6 +28,7 @@ export async function startAnswerCutProxy(databaseUrl: string): Promise<AnswerCu
   const target = new URL(databaseUrl);
   const sockets = new Set<Socket>();
   let armed: { marker: Buffer; cut: () => void } | undefined;
+  let cuts = 0;
 
   const server: Server = createServer((client) => {
     const upstream = new Socket();
@@ -67,6 +70,7 @@ export async function startAnswerCutProxy(databaseUrl: string): Promise<AnswerCu
         holding = undefined;
         if (answered.rows && armed?.cut === answered.cut) {
           armed = undefined;
+          cuts += 1;
           closeBoth();
           answered.cut();
         } else {
@@ -92,6 +96,7 @@ export async function startAnswerCutProxy(databaseUrl: string): Promise<AnswerCu
       new Promise<void>((resolve) => {
         armed = { marker: Buffer.from(marker), cut: resolve };
       }),
+    cuts: () => cuts,
     close: async () => {
       armed = undefined;
       for (const socket of sockets) socket.destroy();
