@@ -4,6 +4,7 @@ import nodemailer from "nodemailer";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../test/support/db.ts";
+import { startAnswerCutProxy } from "../../../test/support/pg-answer-cut.ts";
 import { RawSmtpClient } from "../../../test/support/smtp-client.ts";
 import { type SubmissionStack, startSubmissionStack } from "../../../test/support/submission.ts";
 
@@ -469,5 +470,34 @@ describe("timeouts and an unreachable database", () => {
       await database(true);
     }
     client.close();
+  });
+});
+
+// A failover's worst moment for a submission (issue 28, ADR 0033): the accept committed and its answer was lost
+// with the connection. The door cannot know it committed: 451, never 250 for what it has not seen stored and never
+// 5xx; the client's retry of the same message (its Message-ID is the idempotency key) finds the commit.
+describe("an accept whose answer is lost", () => {
+  it("answers 451 4.3.0, and the retry of the same message is a duplicate of the one stored", async () => {
+    const proxy = await startAnswerCutProxy(db.url);
+    const pool = createPool({ url: proxy.url, max: 4, applicationName: "mailroom-smtp-lost-answer" });
+    const cut = await startSubmissionStack(db, { pool });
+    try {
+      const client = await session(cut);
+      const data = simple("Lost answer", ["Message-ID: <lost-answer-1@app.acme.test>"]);
+      const lost = proxy.cutNextAnswer("mailroom_accept");
+      expect((await submit(client, data)).text).toMatch(/^451 4\.3\.0 /);
+      await lost;
+      const { rows } = await db.pool.query<{ id: string }>(
+        "select id from emails where message_id_header = '<lost-answer-1@app.acme.test>'",
+      );
+      expect(rows).toHaveLength(1);
+      const retry = await submit(client, data);
+      expect(retry.text).toBe(`250 2.0.0 Duplicate of ${rows[0]?.id}: accepted before, not sent again`);
+      client.close();
+    } finally {
+      await cut.close();
+      await pool.end();
+      await proxy.close();
+    }
   });
 });
