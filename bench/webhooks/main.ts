@@ -27,7 +27,7 @@ import {
 } from "@mailroom/core/webhooks";
 import { Logger, run } from "graphile-worker";
 import { freePort } from "../../test/support/ports.ts";
-import { graphileWorkerOptions } from "../../worker/src/lane.ts";
+import { graphileWorkerOptions } from "../../worker/src/graphile-settings.ts";
 import { makeWebhookTasks } from "../../worker/src/tasks/webhook-deliver.ts";
 import { writeBenchmarkSection } from "../shared/benchmarks-file.ts";
 import { exitIfHelp } from "../shared/lifecycle.ts";

@@ -3,7 +3,7 @@ import type { Pool } from "@mailroom/core/db";
 import { createEndpoint, createSsrfGuard, type RetryPolicy } from "@mailroom/core/webhooks";
 import { Logger, run } from "graphile-worker";
 import { afterAll, afterEach, beforeAll } from "vitest";
-import { graphileWorkerOptions } from "../../worker/src/lane.ts";
+import { graphileWorkerOptions } from "../../worker/src/graphile-settings.ts";
 import { makeWebhookTasks, type WebhookTaskDeps } from "../../worker/src/tasks/webhook-deliver.ts";
 import { createTestDatabase, type TestDatabase } from "./db.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "./webhook-receiver.ts";

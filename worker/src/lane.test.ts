@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { graphileWorkerOptions } from "./lane.ts";
+import { graphileWorkerOptions } from "./graphile-settings.ts";
 
 // The local queue's size is how many prefetched jobs a newly added one waits behind, whatever its priority
 // (ADR 0053): it must follow the setting, and stay the concurrency when unset (ADR 0008's batched fetch).

@@ -1,14 +1,8 @@
 import { EventEmitter } from "node:events";
 import type { Pool } from "@mailroom/core/db";
 import type { Logger as PinoLogger } from "@mailroom/core/telemetry";
-import {
-  Logger,
-  type Runner,
-  type RunnerOptions,
-  run,
-  type TaskList,
-  type WorkerEvents,
-} from "graphile-worker";
+import { type Runner, run, type TaskList, type WorkerEvents } from "graphile-worker";
+import { graphileLogger, graphileWorkerOptions } from "./graphile-settings.ts";
 
 /** One runner's share of the work: its own tasks and its own job slots (ADR 0012). */
 export interface LaneSpec {
@@ -34,36 +28,6 @@ export interface Lane {
   stop(): Promise<void>;
 }
 
-/**
- * The graphile-worker settings of every Mailroom runner, shared with bench/webhooks/main.ts so that its figure
- * describes what ships. Jobs are fetched in batches (one query locks up to `concurrency` ready jobs) and
- * completed in batches: per job, one `get_job` and one `complete_job` round trip cost the database more than
- * the delivery's own statements. A crash between a task's end and its batched completion re-runs the task,
- * which every task tolerates (a delivery re-claims and skips an email already delivered).
- */
-export function graphileWorkerOptions(options: {
-  concurrency: number;
-  /**
-   * Jobs one fetch locks ahead of the workers (default: `concurrency`). A job added after a fetch waits behind
-   * every job that fetch took, whatever its priority: fewer means fairer turns and more fetches (ADR 0053).
-   */
-  localQueueSize?: number | undefined;
-  /** Fallback poll for jobs (default 2 s); new jobs are announced by LISTEN/NOTIFY. */
-  pollIntervalMs?: number | undefined;
-}): Pick<RunnerOptions, "concurrency" | "pollInterval" | "preset"> {
-  return {
-    concurrency: options.concurrency,
-    pollInterval: options.pollIntervalMs ?? 2_000,
-    preset: {
-      worker: {
-        localQueue: { size: options.localQueueSize ?? options.concurrency },
-        completeJobBatchDelay: 0,
-        failJobBatchDelay: 0,
-      },
-    },
-  };
-}
-
 /** Longest an ended runner's busy worker keeps its job locked (every task is bounded well below this). */
 const BUSY_RELEASE_CAP_MS = 5 * 60_000;
 
@@ -77,7 +41,6 @@ function restartDelayMs(restart: number): number {
 
 let localQueueGuardInstalled = false;
 const LOCAL_QUEUE_RETURN_FAILURE = "Error occurred whilst returning jobs from local queue to database queue";
-const LOCAL_QUEUE_FETCH_FAILURE = "Error occurred fetching jobs";
 
 /**
  * graphile-worker 0.17 can reject a promise nobody handles when a pool is released while its local queue holds
@@ -283,21 +246,4 @@ export async function startLane(
       await current?.stop();
     },
   };
-}
-
-/**
- * graphile-worker's log lines in ours. Its "Completed task … with success" line, one per job with the whole
- * job row attached, goes to debug: at info it was the worker's only line per delivery and a measurable share
- * of its CPU (issue 21's profile); outcomes are in the timeline and the metrics. Failures keep their level.
- */
-export function graphileLogger(logger: PinoLogger, onFetchFailed?: () => void): Logger {
-  return new Logger((scope) => (level, message, meta) => {
-    const fields = { scope, ...(meta ?? {}) };
-    // graphile-worker 0.17 tells a failed fetch of its local queue only by this line (lane.int.test.ts holds it).
-    if (onFetchFailed && level === "error" && message.startsWith(LOCAL_QUEUE_FETCH_FAILURE)) onFetchFailed();
-    if (level === "error") logger.error(fields, message);
-    else if (level === "warning") logger.warn(fields, message);
-    else if (level === "info" && meta?.success !== true) logger.info(fields, message);
-    else logger.debug(fields, message);
-  });
 }

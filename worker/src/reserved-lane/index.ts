@@ -10,7 +10,8 @@ import {
 } from "@mailroom/core/jobs";
 import type { Logger as PinoLogger } from "@mailroom/core/telemetry";
 import type pg from "pg";
-import { graphileLogger, type Lane } from "../lane.ts";
+import { graphileLogger } from "../graphile-settings.ts";
+import type { Lane } from "../lane.ts";
 import type { Delivery } from "../tasks/deliver.ts";
 
 /** graphile-worker's channel for new jobs; `mailroom_enqueue_deliver` announces jobs within the share there too. */
