@@ -18,6 +18,12 @@ export interface AcceptCeiling {
   emailsPerSec: number;
   /** Postgres CPU over the measured period, as a share of one core (undefined when not measurable). */
   postgresCpu: number | undefined;
+  /**
+   * WAL the server wrote over the measured period, per email accepted (autovacuum's share included): what each
+   * accept's commit waits to flush, and what a flood puts in the one WAL stream ahead of a quiet tenant's
+   * commits (ADR 0077).
+   */
+  walBytesPerEmail: number;
 }
 
 /** Accepts batches of `BATCH_SIZE` emails, `inFlight` transactions at a time, for `seconds` (after a warm-up). */
@@ -55,16 +61,22 @@ export async function measureAcceptCeiling(
   };
   try {
     await run(options.warmupSeconds);
+    const walBefore = await pool.query<{ lsn: string }>("select pg_current_wal_insert_lsn()::text as lsn");
     const started = performance.now();
     const cpuBefore = db.cpuMs?.();
     const emails = await run(options.seconds);
     const seconds = (performance.now() - started) / 1000;
     const cpuAfter = db.cpuMs?.();
+    const wal = await pool.query<{ bytes: number }>(
+      "select pg_wal_lsn_diff(pg_current_wal_insert_lsn(), $1::pg_lsn)::float8 as bytes",
+      [walBefore.rows[0]?.lsn],
+    );
     return {
       emails,
       seconds,
       inFlight: options.inFlight,
       emailsPerSec: emails / seconds,
+      walBytesPerEmail: (wal.rows[0]?.bytes ?? 0) / Math.max(1, emails),
       postgresCpu:
         cpuBefore !== undefined && cpuAfter !== undefined
           ? (cpuAfter - cpuBefore) / 1000 / seconds

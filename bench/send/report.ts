@@ -190,7 +190,8 @@ function ceilingLine(c: AcceptCeiling): string {
     `Ceiling, measured in the same run: the batch's database work alone — core's \`acceptEmails\` called from the ` +
     `orchestrator, ${BATCH_SIZE} emails per transaction, ${c.inFlight} transactions in flight, no HTTP, TLS, JSON, ` +
     `validation or authentication in front of it — accepts **${int(c.emailsPerSec)} emails/s**${cpu} ` +
-    `(${int(c.emails)} emails in ${c.seconds.toFixed(1)} s).`
+    `(${int(c.emails)} emails in ${c.seconds.toFixed(1)} s), writing ${(c.walBytesPerEmail / 1024).toFixed(1)} kB ` +
+    "of WAL per email (the server's whole WAL over the period, autovacuum included)."
   );
 }
 

@@ -1,7 +1,10 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createSecureServer } from "node:http2";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { HttpMethod, KubeConfig, RequestContext } from "@kubernetes/client-node";
+import { CoreV1Api, HttpMethod, KubeConfig, RequestContext } from "@kubernetes/client-node";
+import { ensureLocalCertificates } from "@mailroom/core/tls";
 import { afterEach, expect, it } from "vitest";
 import { sharingConnections } from "./connections.ts";
 
@@ -55,4 +58,56 @@ it("builds a new dispatcher when the CA file changes and closes the old one", as
   expect(first?.closed).toBe(true);
   expect(second?.closed).toBe(false);
   expect(await dispatcherOf(shared)).toBe(second);
+});
+
+// undici 8 offers HTTP/2 by ALPN, and its HTTP/2 client's teardown raised an uncaught error in the contract suite
+// (ADR 0076's amendment): the operator's requests go over HTTP/1.1. A server that speaks both, as the API
+// server does, says which one each request came in on.
+it("talks HTTP/1.1 to a server that offers HTTP/2 too, and reuses its connections", async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), "kube-connections-"));
+  const tls = await ensureLocalCertificates(dir, ["localhost", "127.0.0.1"]);
+  const versions: string[] = [];
+  let connections = 0;
+  const server = createSecureServer(
+    { allowHTTP1: true, key: await readFile(tls.keyFile), cert: await readFile(tls.certFile) },
+    (req, res) => {
+      versions.push(req.httpVersion);
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify({ kind: "NamespaceList", apiVersion: "v1", metadata: {}, items: [] }));
+    },
+  );
+  server.on("secureConnection", () => {
+    connections += 1;
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  try {
+    const kc = new KubeConfig();
+    kc.loadFromOptions({
+      clusters: [
+        {
+          name: "c",
+          server: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+          caFile: tls.caCertFile,
+        },
+      ],
+      users: [{ name: "u", token: "t" }],
+      contexts: [{ name: "x", cluster: "c", user: "u" }],
+      currentContext: "x",
+    });
+    const api = sharingConnections(kc).makeApiClient(CoreV1Api);
+    for (let i = 0; i < 5; i++) await api.listNamespace();
+    const opened = connections;
+    for (let i = 0; i < 20; i++) await api.listNamespace();
+    expect(new Set(versions)).toEqual(new Set(["1.1"]));
+    expect(versions).toHaveLength(25);
+    // Kept alive and reused: 20 more requests open none (undici opened 2 for the first of them here).
+    expect(opened).toBeLessThanOrEqual(2);
+    expect(connections).toBe(opened);
+    // client-node's own dispatcher takes HTTP/2 from the same server: the choice is ours, not a server's.
+    await kc.makeApiClient(CoreV1Api).listNamespace();
+    expect(versions.at(-1)).toBe("2.0");
+  } finally {
+    server.closeAllConnections?.();
+    await new Promise((resolve) => server.close(resolve));
+  }
 });
