@@ -76,8 +76,10 @@ it("talks HTTP/1.1 to a server that offers HTTP/2 too, and reuses its connection
       res.end(JSON.stringify({ kind: "NamespaceList", apiVersion: "v1", metadata: {}, items: [] }));
     },
   );
-  server.on("secureConnection", () => {
+  const sockets = new Set<import("node:tls").TLSSocket>();
+  server.on("secureConnection", (socket) => {
     connections += 1;
+    sockets.add(socket);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   try {
@@ -107,7 +109,7 @@ it("talks HTTP/1.1 to a server that offers HTTP/2 too, and reuses its connection
     await kc.makeApiClient(CoreV1Api).listNamespace();
     expect(versions.at(-1)).toBe("2.0");
   } finally {
-    server.closeAllConnections?.();
+    for (const socket of sockets) socket.destroy();
     await new Promise((resolve) => server.close(resolve));
   }
 });
