@@ -5,8 +5,8 @@ import { createServer, type Server, Socket } from "node:net";
  * which the client sends in its Parse and Bind messages), it holds back what the server answers to each client
  * message carrying the marker until the server's ReadyForQuery says that statement's transaction has ended
  * (committed, for a statement on its own). An answer without rows is passed on then; the first with rows is
- * not: both sides are closed instead. The client sees its connection end mid-query, as when a failover cuts it just after a commit:
- * the database did the work, the client does not know it.
+ * not: both sides are closed instead. The client sees its connection end mid-query, as when a failover cuts it
+ * just after a commit: the database did the work, the client does not know it.
  */
 export interface AnswerCutProxy {
   /** `postgres://` URL of the proxy (same user, password and database as `databaseUrl`). */
